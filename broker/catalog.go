@@ -1,0 +1,52 @@
+package broker
+
+import "github.com/privscan/privscan/catalog"
+
+// ReadCatalog reads and parses the catalog selected by key: with key == "",
+// PRIVSCAN_CATALOG, then PRIVSCAN_CATALOG_FILE, then the map's [catalogs]
+// default; with an explicit key, that [catalogs] entry only. A parse error is
+// catalog_invalid and wraps the catalog package's error (line numbers and
+// reasons, no catalog text).
+func (b *Broker) ReadCatalog(key string) (*catalog.Catalog, CatalogInfo, error) {
+	data, info, err := b.catalogSource(key)
+	if err != nil {
+		return nil, CatalogInfo{}, err
+	}
+	c, err := catalog.Parse(data)
+	if err != nil {
+		return nil, CatalogInfo{}, b.catalogErr(key, info, err)
+	}
+	return c, info, nil
+}
+
+// OpenCatalog is ReadCatalog followed by catalog.Compile. The parsed catalog
+// is dropped once compiled, so its plaintext values are not retained by the
+// broker.
+func (b *Broker) OpenCatalog(key string) (*catalog.Matcher, CatalogInfo, error) {
+	c, info, err := b.ReadCatalog(key)
+	if err != nil {
+		return nil, CatalogInfo{}, err
+	}
+	m, err := catalog.Compile(c, nil)
+	if err != nil {
+		return nil, CatalogInfo{}, b.catalogErr(key, info, err)
+	}
+	return m, info, nil
+}
+
+// catalogErr wraps a (value-free) catalog parse or compile error.
+func (b *Broker) catalogErr(key string, info CatalogInfo, err error) *Error {
+	e := &Error{Code: CodeCatalogInvalid, Key: key, err: err}
+	switch info.Source {
+	case SourceEnv:
+		e.msg = "PRIVSCAN_CATALOG: " + err.Error()
+	case SourceEnvFile:
+		e.File = info.Path
+		e.msg = "PRIVSCAN_CATALOG_FILE: " + err.Error()
+	default:
+		e.Path = b.mapPath
+		e.File = info.Path
+		e.msg = "catalog key " + quoteKey(info.Key) + " in key map " + b.mapPath + ": " + err.Error()
+	}
+	return e
+}

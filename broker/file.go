@@ -1,0 +1,190 @@
+package broker
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// MaxFileSize is the largest context file or catalog the broker reads: 16 MiB.
+const MaxFileSize = 16 << 20
+
+// MaxMapSize is the largest key map the broker reads: 1 MiB.
+const MaxMapSize = 1 << 20
+
+// fileErr is a file-rule failure before it is put in context (which key,
+// which map). msg is value-free.
+type fileErr struct {
+	code Code
+	msg  string
+	err  error // an errno, or nil
+}
+
+// fileMeta describes the file actually read (from fstat of the opened fd).
+type fileMeta struct {
+	path    string // resolved path
+	modTime time.Time
+	size    int64
+}
+
+// hasMDSuffix reports whether the name ends in ".md", ASCII case-insensitively.
+func hasMDSuffix(path string) bool {
+	return len(path) >= 3 && strings.EqualFold(path[len(path)-3:], ".md")
+}
+
+// errnoOf extracts the errno of a file-system error, or nil.
+func errnoOf(err error) error {
+	var en syscall.Errno
+	if errors.As(err, &en) {
+		return en
+	}
+	return nil
+}
+
+// lookupErr classifies an error from resolving or opening a path. Every
+// message is fixed text: the os errors themselves name paths and are not
+// repeated.
+func lookupErr(err error) *fileErr {
+	en := errnoOf(err)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return &fileErr{CodeFileMissing, "file does not exist", en}
+	case errors.Is(err, syscall.ENOTDIR):
+		return &fileErr{CodeFileMissing, "file does not exist (a path component is not a directory)", en}
+	case errors.Is(err, fs.ErrPermission):
+		return &fileErr{CodeFileMissing, "file cannot be read: permission denied", en}
+	case errors.Is(err, syscall.ELOOP):
+		return &fileErr{CodeNotRegularFile, "file is a symbolic link", en}
+	case errors.Is(err, syscall.ENAMETOOLONG):
+		return &fileErr{CodeFileMissing, "file name is too long", en}
+	case en == nil:
+		// filepath.EvalSymlinks reports a loop (more than 255 links) as a
+		// plain error without an errno.
+		return &fileErr{CodeFileMissing, "file cannot be resolved: too many symbolic links (a loop?)", nil}
+	}
+	return &fileErr{CodeFileMissing, "file cannot be opened: " + en.Error(), en}
+}
+
+// describeMode names a non-regular file type for a message.
+func describeMode(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "not a regular file"
+}
+
+func notRegular(m fs.FileMode) *fileErr {
+	d := describeMode(m)
+	if d == "not a regular file" {
+		return &fileErr{CodeNotRegularFile, "file is not a regular file", nil}
+	}
+	return &fileErr{CodeNotRegularFile, "file is " + d + ", not a regular file", nil}
+}
+
+func tooLarge(limit int64) *fileErr {
+	return &fileErr{CodeTooLarge, "file is larger than " + sizeName(limit), nil}
+}
+
+func sizeName(limit int64) string {
+	switch limit {
+	case MaxFileSize:
+		return "16 MiB"
+	case MaxMapSize:
+		return "1 MiB"
+	}
+	return strconv.FormatInt(limit, 10) + " bytes"
+}
+
+// resolve applies the file rules that need no open: symlink resolution, the
+// .md suffix (when requireMD), lstat type and size. It returns the resolved
+// path and its lstat info.
+func resolve(path string, limit int64, requireMD bool) (string, fs.FileInfo, *fileErr) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", nil, lookupErr(err)
+	}
+	if requireMD && !hasMDSuffix(real) {
+		return "", nil, &fileErr{CodeNotMarkdown, "file name does not end in .md (after following symlinks)", nil}
+	}
+	fi, err := os.Lstat(real)
+	if err != nil {
+		return "", nil, lookupErr(err)
+	}
+	if !fi.Mode().IsRegular() {
+		return "", nil, notRegular(fi.Mode())
+	}
+	if fi.Size() > limit {
+		return "", nil, tooLarge(limit)
+	}
+	return real, fi, nil
+}
+
+// readFile reads path under the file rules. limit is MaxFileSize or
+// MaxMapSize; requireMD enforces the .md suffix on the resolved name.
+func readFile(path string, limit int64, requireMD bool) ([]byte, fileMeta, *fileErr) {
+	real, _, ferr := resolve(path, limit, requireMD)
+	if ferr != nil {
+		return nil, fileMeta{}, ferr
+	}
+	return readResolved(real, limit)
+}
+
+// readResolved opens an already resolved path without following a symlink
+// and without blocking on a FIFO, checks the opened descriptor with fstat and
+// reads at most limit+1 bytes.
+func readResolved(real string, limit int64) ([]byte, fileMeta, *fileErr) {
+	f, err := os.OpenFile(real, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		return nil, fileMeta{}, lookupErr(err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fileMeta{}, &fileErr{CodeFileMissing, "file cannot be read", errnoOf(err)}
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fileMeta{}, notRegular(fi.Mode())
+	}
+	if fi.Size() > limit {
+		return nil, fileMeta{}, tooLarge(limit)
+	}
+	data, ferr := readLimited(f, fi.Size(), limit)
+	if ferr != nil {
+		return nil, fileMeta{}, ferr
+	}
+	return data, fileMeta{path: real, modTime: fi.ModTime(), size: fi.Size()}, nil
+}
+
+// readLimited reads r to its end, refusing more than limit bytes: at most
+// limit+1 bytes are consumed. sizeHint (the fstat size) only presizes the
+// buffer.
+func readLimited(r io.Reader, sizeHint, limit int64) ([]byte, *fileErr) {
+	var buf bytes.Buffer
+	if sizeHint >= 0 && sizeHint <= limit {
+		buf.Grow(int(sizeHint) + 1)
+	}
+	n, err := buf.ReadFrom(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, &fileErr{CodeFileMissing, "file cannot be read", errnoOf(err)}
+	}
+	if n > limit {
+		return nil, tooLarge(limit)
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,128 @@
+package broker
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// keyMap is a parsed key map. It holds digests of the keys, never the keys
+// themselves, so nothing downstream can list or print them.
+type keyMap struct {
+	dir      string // folder of the map, for relative paths
+	keys     []entry
+	catalogs []entry
+}
+
+// entry is one map entry: the SHA-256 of its key and its path as written.
+type entry struct {
+	digest [32]byte
+	path   string
+}
+
+// mapIssue is a value-free reason a key map is invalid.
+type mapIssue struct{ msg string }
+
+func (m *mapIssue) Error() string { return m.msg }
+
+var saneName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,31}$`)
+
+// parseKeyMap decodes the TOML of a key map. Errors are *mapIssue with text
+// that never quotes the input: TOML syntax errors keep only their position,
+// and names are repeated only for top-level entries that look like plain
+// identifiers.
+func parseKeyMap(data []byte) (*keyMap, error) {
+	var raw map[string]any
+	if _, err := toml.Decode(string(data), &raw); err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) && pe.Position.Line > 0 {
+			if pe.Position.Col > 0 {
+				return nil, &mapIssue{fmt.Sprintf("line %d, column %d: invalid TOML", pe.Position.Line, pe.Position.Col)}
+			}
+			return nil, &mapIssue{fmt.Sprintf("line %d: invalid TOML", pe.Position.Line)}
+		}
+		return nil, &mapIssue{"invalid TOML"}
+	}
+	km := &keyMap{}
+	for name, v := range raw {
+		var dst *[]entry
+		switch name {
+		case "keys":
+			dst = &km.keys
+		case "catalogs":
+			dst = &km.catalogs
+		default:
+			return nil, &mapIssue{unexpectedTop(name, v)}
+		}
+		tbl, ok := v.(map[string]any)
+		if !ok {
+			return nil, &mapIssue{fmt.Sprintf("[%s] must be a table", name)}
+		}
+		for k, pv := range tbl {
+			p, ok := pv.(string)
+			switch {
+			case k == "":
+				return nil, &mapIssue{fmt.Sprintf("[%s] has an empty key", name)}
+			case !ok:
+				return nil, &mapIssue{fmt.Sprintf("an entry in [%s] is not a string (a path)", name)}
+			case p == "":
+				return nil, &mapIssue{fmt.Sprintf("an entry in [%s] has an empty path", name)}
+			case strings.IndexByte(p, 0) >= 0:
+				return nil, &mapIssue{fmt.Sprintf("an entry in [%s] has a path with a NUL byte", name)}
+			}
+			*dst = append(*dst, entry{digest: sha256.Sum256([]byte(k)), path: p})
+		}
+	}
+	return km, nil
+}
+
+func unexpectedTop(name string, v any) string {
+	_, isTable := v.(map[string]any)
+	switch {
+	case isTable && saneName.MatchString(name):
+		return fmt.Sprintf("unknown section [%s] (only [keys] and [catalogs] are allowed)", name)
+	case isTable:
+		return "unknown section (only [keys] and [catalogs] are allowed)"
+	case saneName.MatchString(name):
+		return fmt.Sprintf("unexpected top-level key %s (entries belong under [keys] or [catalogs])", name)
+	}
+	return "unexpected top-level key (entries belong under [keys] or [catalogs])"
+}
+
+// lookup finds key among entries in time that depends only on the number of
+// entries: the key's SHA-256 is compared with every entry's digest in
+// constant time, and the index is selected without branching on a match.
+func lookup(entries []entry, key string) (string, bool) {
+	d := sha256.Sum256([]byte(key))
+	found, idx := 0, 0
+	for i := range entries {
+		eq := subtle.ConstantTimeCompare(d[:], entries[i].digest[:])
+		idx = subtle.ConstantTimeSelect(eq, i, idx)
+		found |= eq
+	}
+	if found == 0 {
+		return "", false
+	}
+	return entries[idx].path, true
+}
+
+// expandPath turns a path from the map into one the file system can open:
+// "~/" is HOME, a relative path is relative to dir.
+func expandPath(p, dir, home string) (string, error) {
+	switch {
+	case p == "~" || strings.HasPrefix(p, "~/"):
+		if home == "" {
+			return "", &mapIssue{"a path starts with ~/ but HOME is unset"}
+		}
+		return filepath.Join(home, strings.TrimPrefix(p, "~")), nil
+	case filepath.IsAbs(p):
+		return filepath.Clean(p), nil
+	}
+	return filepath.Join(dir, p), nil
+}

@@ -1,0 +1,127 @@
+// Package catalog parses privscan's Markdown catalog format and compiles it
+// into a matcher that holds no plaintext.
+//
+// The format is described in SPEC §3: level-2 headings name rules, a bullet
+// list holds their settings, and a fenced block with the info string "values"
+// holds one value per line. Parse never returns an error that quotes catalog
+// text: errors carry a line number and a reason only.
+//
+// Lint reports entries that are legal but likely mistakes (duplicates,
+// common words, regexes that match a single character), and Catalog.Counts
+// summarises a catalog per category and severity; neither shows a value.
+package catalog
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Severity of a rule or finding. The zero value is invalid.
+type Severity uint8
+
+const (
+	SeverityNote Severity = iota + 1
+	SeverityWarning
+	SeverityError
+)
+
+// ParseSeverity parses "error", "warning" or "note".
+func ParseSeverity(s string) (Severity, bool) {
+	switch s {
+	case "error":
+		return SeverityError, true
+	case "warning":
+		return SeverityWarning, true
+	case "note":
+		return SeverityNote, true
+	}
+	return 0, false
+}
+
+func (s Severity) String() string {
+	switch s {
+	case SeverityError:
+		return "error"
+	case SeverityWarning:
+		return "warning"
+	case SeverityNote:
+		return "note"
+	}
+	return fmt.Sprintf("severity(%d)", uint8(s))
+}
+
+// MarshalText renders the severity as its name.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText parses a severity name.
+func (s *Severity) UnmarshalText(b []byte) error {
+	v, ok := ParseSeverity(strings.TrimSpace(string(b)))
+	if !ok {
+		return fmt.Errorf("unknown severity (want error, warning or note)")
+	}
+	*s = v
+	return nil
+}
+
+// MatchKind is a rule's `match` setting.
+type MatchKind uint8
+
+const (
+	// MatchLiteral matches the value's text (the default).
+	MatchLiteral MatchKind = iota
+	// MatchIdentifier also matches the value's words spelled as a code
+	// identifier: AcmeCorp, acme_corp, ACME-CORP, acmecorp.
+	MatchIdentifier
+	// MatchRegex treats each value as a Go RE2 pattern.
+	MatchRegex
+)
+
+func (k MatchKind) String() string {
+	switch k {
+	case MatchLiteral:
+		return "literal"
+	case MatchIdentifier:
+		return "identifier"
+	case MatchRegex:
+		return "regex"
+	}
+	return fmt.Sprintf("match(%d)", uint8(k))
+}
+
+// Rule is one catalog rule: a level-2 section of the catalog.
+type Rule struct {
+	ID            string
+	Category      string
+	Severity      Severity
+	Description   string
+	Match         MatchKind
+	CaseSensitive bool // `case: sensitive`
+	NoBoundary    bool // `boundary: none`
+	Values        []Value
+	ValueLines    []int // 1-based line of each value, parallel to Values
+	Line          int   // 1-based line of the rule's heading
+}
+
+// Catalog is a parsed catalog. It still holds values (as Value); compile it
+// and drop it to keep plaintext out of long-lived memory.
+type Catalog struct {
+	// FingerprintKey is the 32-byte `fingerprint-key` setting, or nil.
+	FingerprintKey []byte
+	// Digest is the SHA-256 of the catalog's bytes as parsed.
+	Digest [32]byte
+	Rules  []Rule
+}
+
+// RuleInfo is the value-free description of a rule that findings carry.
+type RuleInfo struct {
+	ID          string
+	Category    string
+	Severity    Severity
+	Description string
+}
+
+// Match is one catalog match in a line of text.
+type Match struct {
+	Rule       int // index into Matcher.Rules()
+	Start, End int // byte offsets into the line, End exclusive
+}

@@ -1,0 +1,347 @@
+package catalog
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"math/bits"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The compiled matcher keeps no plaintext. Text and values are cut into
+// tokens (see tokenizer below); every token is reduced to a 64-bit keyed hash
+// of its normalized runes, and sequences of tokens ("spans") to a 64-bit
+// keyed hash of their token hashes. Only span hashes are stored.
+//
+// The token hash is an FNV-1a style chain over folded runes, started from a
+// key-derived seed and finished with a key-dependent murmur3 finalizer; the
+// span hash chains token hashes with a rotate/xor/multiply step and the same
+// finalizer. Without the key the stored hashes cannot be recomputed from a
+// guessed value. A hash hit cannot be verified against plaintext (there is
+// none), so two different token sequences that collide on all 64 bits are
+// reported as a match; for non-adversarial text that happens with
+// probability about 2^-64 per lookup (times the number of stored keys).
+
+const (
+	fnvPrime  = 0x100000001b3
+	spanMul   = 0x9e3779b97f4a7c15
+	invalidUT = 0x110000 // symbol base for bytes that are not valid UTF-8
+)
+
+// hkeys holds the per-matcher hashing keys, all derived from HashKey.
+type hkeys struct {
+	tokF, tokFfin   uint64 // folded token hashes: seed, finalizer key
+	tokE, tokEfin   uint64 // exact (case-sensitive) token hashes
+	spanLit, spanCS uint64 // span seeds: folded literal spans, exact literal spans
+	spanID          uint64 // span seed: identifier sub-word sequences
+	spanFin         uint64 // span finalizer key
+	spaceF, spaceE  uint64 // hash of the space token (folded, exact)
+	subBase         uint64 // polynomial base for substring hashing, in [2^32, p)
+	subFin          uint64 // substring finalizer key
+}
+
+func deriveKeys(key []byte) hkeys {
+	word := func(label string, i int) uint64 {
+		h := sha256.New()
+		h.Write([]byte("privscan/catalog-hash/v1\x00"))
+		h.Write(key)
+		h.Write([]byte{0})
+		h.Write([]byte(label))
+		var sum [32]byte
+		h.Sum(sum[:0])
+		return binary.LittleEndian.Uint64(sum[8*i:])
+	}
+	k := hkeys{
+		tokF: word("tok", 0), tokFfin: word("tok", 1),
+		tokE: word("tok", 2), tokEfin: word("tok", 3),
+		spanLit: word("span", 0), spanCS: word("span", 1),
+		spanID: word("span", 2), spanFin: word("span", 3),
+		subFin: word("sub", 1),
+	}
+	k.spaceF = fmix64(k.tokF ^ 0x5350414345 ^ k.tokFfin)
+	k.spaceE = fmix64(k.tokE ^ 0x5350414345 ^ k.tokEfin)
+	k.subBase = word("sub", 0)%(mersenne61-(1<<32)) + 1<<32
+	return k
+}
+
+// fmix64 is murmur3's 64-bit finalizer.
+func fmix64(h uint64) uint64 {
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 33
+	return h
+}
+
+func feed(h, sym uint64) uint64 { return (h ^ sym) * fnvPrime }
+
+func spanStep(s, t uint64) uint64 { return (bits.RotateLeft64(s, 29) ^ t) * spanMul }
+
+func (k *hkeys) spanKey(s uint64) uint64 { return fmix64(s ^ k.spanFin) }
+
+// Character classes for tokenizing.
+const (
+	kindNone  uint8 = iota // before the first token
+	kindWord               // maximal run of letters, digits, marks and '_'
+	kindSep                // any other single character (or invalid byte)
+	kindSpace              // run of spaces and tabs (any Unicode space in a value)
+)
+
+// asciiInfo describes one ASCII byte: its token kind and, for word bytes,
+// its sub-word class.
+type asciiInfo struct {
+	kind uint8
+	sub  uint8 // subUpper, subLower, subDigit, subUnder (0 for non-word)
+	fold uint8 // lower-case form
+}
+
+const (
+	subNone uint8 = iota
+	subUpper
+	subLower
+	subOther // uncased letters (CJK...) : never split from neighbours
+	subDigit
+	subUnder
+	subMark
+)
+
+var asciiTab = func() (t [128]asciiInfo) {
+	for c := 0; c < 128; c++ {
+		e := asciiInfo{kind: kindSep, fold: uint8(c)}
+		switch {
+		case c >= 'a' && c <= 'z':
+			e.kind, e.sub = kindWord, subLower
+		case c >= 'A' && c <= 'Z':
+			e.kind, e.sub, e.fold = kindWord, subUpper, uint8(c+'a'-'A')
+		case c >= '0' && c <= '9':
+			e.kind, e.sub = kindWord, subDigit
+		case c == '_':
+			e.kind, e.sub = kindWord, subUnder
+		case c == ' ' || c == '\t':
+			e.kind = kindSpace
+		}
+		t[c] = e
+	}
+	return t
+}()
+
+// isWordRune reports whether r belongs to a word: a letter, a decimal digit,
+// '_' or a combining mark (marks extend the word they follow, so a value
+// never matches a prefix of an accented word written in decomposed form).
+func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return asciiTab[r].kind == kindWord
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
+}
+
+// foldRune maps r to its case-folded form: simple (one rune to one rune)
+// Unicode case folding, the same on both sides of a comparison.
+func foldRune(r rune) rune {
+	if r < utf8.RuneSelf {
+		return rune(asciiTab[r].fold)
+	}
+	if r < foldTabSize {
+		return rune(foldTab()[r])
+	}
+	return unicode.ToLower(unicode.ToUpper(r))
+}
+
+// subClass returns the sub-word class of a word rune.
+func subClass(r rune) uint8 {
+	if r < utf8.RuneSelf {
+		return asciiTab[r].sub
+	}
+	switch {
+	case unicode.IsUpper(r) || unicode.IsTitle(r):
+		return subUpper
+	case unicode.IsLower(r):
+		return subLower
+	case unicode.IsDigit(r):
+		return subDigit
+	case unicode.IsMark(r):
+		return subMark
+	}
+	return subOther
+}
+
+// decode returns the rune at b[i] and its width; an invalid byte decodes to
+// a symbol outside Unicode (invalidUT+byte) so it never equals a real rune.
+func decode(b []byte, i int) (rune, int) {
+	c := b[i]
+	if c < utf8.RuneSelf {
+		return rune(c), 1
+	}
+	r, n := utf8.DecodeRune(b[i:])
+	if r == utf8.RuneError && n == 1 {
+		return invalidUT + rune(c), 1
+	}
+	return r, n
+}
+
+// bitset is a one-probe Bloom filter over 64-bit keys (top bits index it).
+type bitset struct {
+	w     []uint64
+	shift uint
+}
+
+func newBitset(entries, bitsPer int) bitset {
+	n := max(entries*bitsPer, 1<<12)
+	lg := bits.Len(uint(n - 1))
+	return bitset{w: make([]uint64, (1<<lg)/64), shift: uint(64 - lg)}
+}
+
+func (b *bitset) set(k uint64) {
+	i := k >> b.shift
+	b.w[i>>6] |= 1 << (i & 63)
+}
+
+func (b *bitset) has(k uint64) bool {
+	i := k >> b.shift
+	return b.w[i>>6]&(1<<(i&63)) != 0
+}
+
+// table maps 64-bit keys to rule sets with open addressing.
+// A value v < multiFlag is rule v; otherwise multi[v-multiFlag] lists rules.
+type table struct {
+	keys  []uint64
+	vals  []uint32
+	mask  uint64
+	count int
+}
+
+const multiFlag = 1 << 31
+
+func newTable(entries int) table {
+	n := max(2*entries, 16)
+	lg := bits.Len(uint(n - 1))
+	return table{keys: make([]uint64, 1<<lg), vals: make([]uint32, 1<<lg), mask: 1<<lg - 1}
+}
+
+// insert adds rule for key k; multi collects rule sets.
+func (t *table) insert(k uint64, rule uint32, multi *[][]uint32) {
+	if k == 0 {
+		k = 1
+	}
+	for i := k & t.mask; ; i = (i + 1) & t.mask {
+		switch t.keys[i] {
+		case 0:
+			t.keys[i], t.vals[i] = k, rule
+			t.count++
+			return
+		case k:
+			v := t.vals[i]
+			if v < multiFlag {
+				if v == rule {
+					return
+				}
+				*multi = append(*multi, []uint32{v, rule})
+				t.vals[i] = multiFlag + uint32(len(*multi)-1)
+				return
+			}
+			set := (*multi)[v-multiFlag]
+			for _, r := range set {
+				if r == rule {
+					return
+				}
+			}
+			(*multi)[v-multiFlag] = append(set, rule)
+			return
+		}
+	}
+}
+
+func (t *table) get(k uint64) (uint32, bool) {
+	if len(t.keys) == 0 {
+		return 0, false
+	}
+	if k == 0 {
+		k = 1
+	}
+	for i := k & t.mask; ; i = (i + 1) & t.mask {
+		switch t.keys[i] {
+		case k:
+			return t.vals[i], true
+		case 0:
+			return 0, false
+		}
+	}
+}
+
+// spanIndex is a hashed set of token sequences: every prefix of every stored
+// sequence is in prefix (so a scan can stop as soon as a prefix is absent),
+// complete sequences are in full and, with their rules, in tab.
+type spanIndex struct {
+	prefix bitset
+	full   bitset
+	tab    table
+	maxLen int // longest stored sequence, in tokens
+}
+
+func newSpanIndex(values, tokens int) spanIndex {
+	return spanIndex{
+		prefix: newBitset(tokens, 8),
+		full:   newBitset(values, 16),
+		tab:    newTable(values),
+	}
+}
+
+// foldTabSize bounds the precomputed folding table: it covers Latin, Greek,
+// Cyrillic, Armenian, Georgian and the other alphabets below U+3000.
+const foldTabSize = 0x3000
+
+var (
+	foldOnce  sync.Once
+	foldTable *[foldTabSize]uint16
+)
+
+// foldTab returns the immutable folding table for runes below foldTabSize,
+// building it on first use.
+func foldTab() *[foldTabSize]uint16 {
+	foldOnce.Do(func() {
+		t := new([foldTabSize]uint16)
+		for r := rune(0); r < foldTabSize; r++ {
+			f := unicode.ToLower(unicode.ToUpper(r))
+			if f >= 1<<16 {
+				f = r // cannot happen below U+3000; keep the rune itself
+			}
+			t[r] = uint16(f)
+		}
+		foldTable = t
+	})
+	return foldTable
+}
+
+// Substring (boundary: none) hashing: a polynomial hash modulo the Mersenne
+// prime 2^61-1 over folded runes, with a key-derived base, so the hash of
+// every prefix is available while a candidate is extended rune by rune.
+const mersenne61 = 1<<61 - 1
+
+func mulmod61(a, b uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	// a, b < 2^61: the product is < 2^122; fold the high part in.
+	r := (hi<<3 | lo>>61) + lo&mersenne61
+	if r >= mersenne61 {
+		r -= mersenne61
+	}
+	return r
+}
+
+func polyStep(h, base uint64, sym rune) uint64 {
+	r := mulmod61(h, base) + uint64(sym) + 1
+	if r >= mersenne61 {
+		r -= mersenne61
+	}
+	return r
+}
+
+// subKey finishes a substring hash of n symbols into a table key.
+func (k *hkeys) subKey(h uint64, n int, exact bool) uint64 {
+	x := h ^ uint64(n)<<52 ^ k.subFin
+	if exact {
+		x ^= 1 << 63
+	}
+	return fmix64(x)
+}

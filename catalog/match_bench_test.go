@@ -1,0 +1,149 @@
+package catalog_test
+
+import (
+	"bytes"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/internal/synth"
+)
+
+var benchSizes = []struct {
+	name string
+	n    int
+}{{"10k", 10_000}, {"100k", 100_000}, {"1M", 1_000_000}}
+
+var (
+	benchMu   sync.Mutex
+	benchCats = map[int]*catalog.Catalog{}
+)
+
+func benchCatalog(n int) *catalog.Catalog {
+	benchMu.Lock()
+	defer benchMu.Unlock()
+	if c, ok := benchCats[n]; ok {
+		return c
+	}
+	c := synth.Catalog(1, n)
+	benchCats[n] = c
+	return c
+}
+
+// BenchmarkCompile reports, besides time, the heap the compiled matcher
+// retains (retained-MB) and the peak heap growth during Compile (peak-MB,
+// sampled HeapAlloc high-water mark over the heap before Compile).
+func BenchmarkCompile(b *testing.B) {
+	for _, sz := range benchSizes {
+		b.Run(sz.name, func(b *testing.B) {
+			c := benchCatalog(sz.n)
+			key := []byte("bench-key")
+			var m *catalog.Matcher
+			var err error
+			runtime.GC()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				m = nil
+				m, err = catalog.Compile(c, &catalog.CompileOptions{HashKey: key})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			runtime.GC()
+			runtime.ReadMemStats(&after)
+			b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/(1<<20), "retained-MB")
+			runtime.KeepAlive(m)
+		})
+	}
+}
+
+// BenchmarkFind scans synthetic source text (1 MiB, about one line in 40
+// holding a catalog value) line by line.
+func BenchmarkFind(b *testing.B) {
+	for _, sz := range benchSizes {
+		b.Run(sz.name, func(b *testing.B) {
+			c := benchCatalog(sz.n)
+			m, err := catalog.Compile(c, &catalog.CompileOptions{HashKey: []byte("bench-key")})
+			if err != nil {
+				b.Fatal(err)
+			}
+			vals := synth.Values(1, sz.n)
+			var plant []string
+			for i := 0; i < len(vals); i += len(vals) / 500 {
+				plant = append(plant, vals[i])
+			}
+			text := synth.Text(2, 1<<20, plant)
+			var lines [][]byte
+			for l := range bytes.Lines(text) {
+				lines = append(lines, bytes.TrimSuffix(l, []byte("\n")))
+			}
+			dst := make([]catalog.Match, 0, 64)
+			hits := 0
+			b.SetBytes(int64(len(text)))
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				hits = 0
+				for _, l := range lines {
+					dst = m.Find(l, dst[:0])
+					hits += len(dst)
+				}
+			}
+			b.StopTimer()
+			if hits < 500 {
+				b.Fatalf("only %d matches", hits)
+			}
+			b.ReportMetric(float64(hits), "matches/op")
+		})
+	}
+}
+
+// TestCompilePeakMemory measures Compile's peak heap for a large synthetic
+// catalog (skipped in -short mode) against the 100 MB per 1M values budget.
+func TestCompilePeakMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large catalog")
+	}
+	n := 200_000
+	c := synth.Catalog(1, n)
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	stop := make(chan struct{})
+	peak := make(chan uint64)
+	go func() {
+		var hi uint64
+		var ms runtime.MemStats
+		for {
+			select {
+			case <-stop:
+				peak <- hi
+				return
+			default:
+			}
+			runtime.ReadMemStats(&ms)
+			hi = max(hi, ms.HeapAlloc)
+		}
+	}()
+	m, err := catalog.Compile(c, nil)
+	close(stop)
+	hi := <-peak
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	retained := float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / (1 << 20)
+	grow := float64(int64(hi)-int64(before.HeapAlloc)) / (1 << 20)
+	t.Logf("%d values: retained %.1f MB, peak growth %.1f MB", n, retained, grow)
+	// Budget: 100 MB for 1M values, scaled.
+	if limit := 100.0 * float64(n) / 1e6; grow > limit {
+		t.Errorf("peak heap growth %.1f MB over the %.1f MB budget", grow, limit)
+	}
+	runtime.KeepAlive(m)
+	runtime.KeepAlive(c)
+}

@@ -1,0 +1,66 @@
+package cli_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"strconv"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/privscan/privscan/internal/cli"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"privscan": func() { os.Exit(cli.Main(context.Background())) },
+	})
+}
+
+// TestScripts runs the testscript files in testdata/script: every verb's
+// flags, exit codes, stderr wording and output shapes.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Setup: func(env *testscript.Env) error {
+			work := env.Getenv("WORK")
+			env.Setenv("HOME", work+"/home")
+			env.Setenv("XDG_CONFIG_HOME", work+"/home/.config")
+			env.Setenv("XDG_STATE_HOME", work+"/home/.state")
+			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			env.Setenv("GIT_AUTHOR_NAME", "Test")
+			env.Setenv("GIT_AUTHOR_EMAIL", "test@example.com")
+			env.Setenv("GIT_COMMITTER_NAME", "Test")
+			env.Setenv("GIT_COMMITTER_EMAIL", "test@example.com")
+			env.Setenv("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
+			env.Setenv("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
+			env.Setenv("NO_COLOR", "")
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// exitcode N prog args...: run prog and require exit status N.
+			"exitcode": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) < 2 {
+					ts.Fatalf("usage: exitcode N program [args...]")
+				}
+				want, err := strconv.Atoi(args[0])
+				ts.Check(err)
+				got := 0
+				if err := ts.Exec(args[1], args[2:]...); err != nil {
+					var ee *exec.ExitError
+					if !errors.As(err, &ee) {
+						ts.Fatalf("running %s: %v", args[1], err)
+					}
+					got = ee.ExitCode()
+				}
+				if got != want {
+					ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
+				}
+			},
+		},
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+	})
+}

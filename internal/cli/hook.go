@@ -1,0 +1,324 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/internal/engine"
+	"github.com/privscan/privscan/internal/gitsrc"
+	"github.com/privscan/privscan/internal/hook"
+	"github.com/privscan/privscan/scanner"
+)
+
+// HookHelp is the help text of "privscan hook".
+const HookHelp = `privscan hook claude-pre-tool-use [--fail-on LEVEL] [--catalog-key KEY]
+
+Claude Code PreToolUse hook for the Bash tool. Reads the hook payload on
+stdin; when the command runs "git commit" (also "git commit -am …",
+"git -C <dir> commit", "cd <dir> && git commit", chained with &&, ||, ; or
+after environment assignments), scans what that commit would record (the
+staged changes; with -a the tracked modifications too; with paths, those
+files) and its -m/-F message. Findings at or above --fail-on (default: the
+repository's fail-on, else warning) block the command: exit 2, with the rule
+IDs and locations on stderr for Claude, never the matched text. Any other
+command, a payload that cannot be read, or a privscan setup problem lets the
+command run (exit 0; a note goes to stderr). Commands that do not commit
+return without loading the catalog.`
+
+// maxMessageFile bounds a -F message file read by the hook.
+const maxMessageFile = 1 << 20
+
+// maxListed bounds the findings the hook lists on stderr.
+const maxListed = 20
+
+func runHook(ctx context.Context, env *Env, args []string) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		if len(args) == 0 {
+			return usagef("usage: privscan hook claude-pre-tool-use")
+		}
+		fmt.Fprintln(env.Stdout, HookHelp)
+		return nil
+	}
+	if args[0] != "claude-pre-tool-use" {
+		return usagef("unknown hook %q (want claude-pre-tool-use)", args[0])
+	}
+	fs := flag.NewFlagSet("hook", flag.ContinueOnError)
+	failOn := fs.String("fail-on", "", "block on findings at or above `LEVEL`: error, warning or note")
+	catalogKey := fs.String("catalog-key", "", "catalog `KEY` in the key map")
+	pos, paths, err := parseArgs(fs, args[1:])
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintln(env.Stdout, HookHelp)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if len(pos)+len(paths) > 0 {
+		return usagef("hook claude-pre-tool-use takes no arguments")
+	}
+	if *failOn != "" {
+		if _, err := failLevel(*failOn); err != nil {
+			return err
+		}
+	}
+
+	p, err := hook.Parse(env.Stdin)
+	if err != nil {
+		hookNote(env, "could not read the hook payload (%s); not gating this command", err)
+		return nil
+	}
+	if p.ToolName != "" && p.ToolName != "Bash" {
+		return nil
+	}
+	cwd := p.Cwd
+	if cwd == "" {
+		cwd = env.Dir
+	}
+	commits := hook.Commits(p.ToolInput.Command, cwd)
+	if len(commits) == 0 {
+		return nil // the fast path: no catalog, no repository
+	}
+
+	matcher, err := openCatalog(env, *catalogKey)
+	if err != nil {
+		hookNote(env, "not gating git commit: %s", oneLine(err.Error()))
+		return nil
+	}
+	secrets := &engine.Secrets{}
+	var blocked []blockedCommit
+	for i := range commits {
+		b, err := scanCommit(ctx, env, &commits[i], matcher, secrets, *failOn)
+		if err != nil {
+			hookNote(env, "not gating a git commit: %s", oneLine(err.Error()))
+			continue
+		}
+		if b != nil {
+			blocked = append(blocked, *b)
+		}
+	}
+	if len(blocked) == 0 {
+		return nil
+	}
+	return reportBlocked(env, blocked)
+}
+
+func hookNote(env *Env, format string, args ...any) {
+	fmt.Fprintf(env.Stderr, "privscan: hook: "+format+"\n", args...)
+}
+
+// blockedCommit is a commit with findings at or above the level.
+type blockedCommit struct {
+	dir      string
+	level    catalog.Severity
+	total    int
+	findings []scanner.Finding
+}
+
+// levelGate collects the findings at or above a level.
+type levelGate struct {
+	level catalog.Severity
+	hits  []scanner.Finding
+	total int
+}
+
+func (g *levelGate) Finding(f *scanner.Finding) error {
+	if f.Severity >= g.level {
+		g.total++
+		if len(g.hits) < maxListed {
+			g.hits = append(g.hits, *f)
+		}
+	}
+	return nil
+}
+
+func (g *levelGate) Summary(*scanner.Summary) error { return nil }
+
+// scanCommit scans what c would commit. It returns nil when nothing at or
+// above the level was found; an error when the commit cannot be scanned
+// (not a repository, unreadable config), which lets it through.
+func scanCommit(ctx context.Context, env *Env, c *hook.Commit, m *catalog.Matcher, secrets *engine.Secrets, failOn string) (*blockedCommit, error) {
+	dir := c.Dir
+	if !filepath.IsAbs(dir) {
+		dir = absPath(env, dir)
+	}
+	repo, err := gitsrc.Open(dir)
+	if err != nil {
+		if errors.Is(err, gitsrc.ErrNotRepo) {
+			return nil, nil // git itself will refuse
+		}
+		return nil, gitError(err)
+	}
+	defer repo.Close()
+	cfg, sup, err := engine.RepoFiles(repo.Root(), "")
+	if err != nil {
+		return nil, fmt.Errorf("repository config: %w", err)
+	}
+	if failOn == "" {
+		failOn = cfg.FailOn
+	}
+	if failOn == "" {
+		failOn = "warning"
+	}
+	level, err := failLevel(failOn)
+	if err != nil {
+		return nil, err
+	}
+	if level == 0 {
+		return nil, nil // fail-on never
+	}
+	opts, err := engine.Options(engine.Settings{Matcher: m, Repo: cfg, Suppressed: sup, Secrets: secrets})
+	if err != nil {
+		return nil, err
+	}
+	src, err := commitSource(repo, c)
+	if err != nil {
+		return nil, gitError(err)
+	}
+	if msg := commitMessage(c, dir); msg != "" {
+		src = sources{src, &scanner.TextSource{R: strings.NewReader(msg), Kind: scanner.KindCommitMessage}}
+	}
+	g := &levelGate{level: level}
+	if _, err := scanner.Run(ctx, src, opts, g); err != nil {
+		return nil, scanError(err)
+	}
+	if g.total == 0 {
+		return nil, nil
+	}
+	return &blockedCommit{dir: dir, level: level, total: g.total, findings: g.hits}, nil
+}
+
+// commitSource is what c would record: the staged changes; with -a also
+// the modified tracked files; with paths, those files' working-tree
+// content (plus the staged changes with -i). With no commit yet, the
+// comparisons against HEAD become "staged, then working tree vs index".
+func commitSource(repo *gitsrc.Repo, c *hook.Commit) (scanner.Source, error) {
+	staged := gitsrc.DiffOptions{Staged: true}
+	switch {
+	case len(c.Paths) > 0 && !c.Include:
+		return headVsWorktree(repo, c.Paths)
+	case len(c.Paths) > 0:
+		s, err := repo.Diff(staged)
+		if err != nil {
+			return nil, err
+		}
+		w, err := headVsWorktree(repo, c.Paths)
+		if err != nil {
+			return nil, err
+		}
+		return sources{s, w}, nil
+	case c.All:
+		return headVsWorktree(repo, nil)
+	}
+	return repo.Diff(staged)
+}
+
+func headVsWorktree(repo *gitsrc.Repo, paths []string) (scanner.Source, error) {
+	src, err := repo.Diff(gitsrc.DiffOptions{Revs: []string{"HEAD"}, Paths: paths, NoUntracked: true})
+	var re *gitsrc.RevError
+	if errors.As(err, &re) && re.Rev == "HEAD" {
+		s, err := repo.Diff(gitsrc.DiffOptions{Staged: true, Paths: paths})
+		if err != nil {
+			return nil, err
+		}
+		w, err := repo.Diff(gitsrc.DiffOptions{Paths: paths, NoUntracked: true})
+		if err != nil {
+			return nil, err
+		}
+		return sources{s, w}, nil
+	}
+	return src, err
+}
+
+// commitMessage is the message given with -m, -F <file> or -F - with a
+// here-document; "" when none can be read.
+func commitMessage(c *hook.Commit, dir string) string {
+	msg := c.Message()
+	switch f := c.MessageFile; {
+	case f == "-":
+		msg = joinMessage(msg, c.Stdin)
+	case f != "":
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(dir, f)
+		}
+		if b, err := readSmallFile(f, maxMessageFile); err == nil {
+			msg = joinMessage(msg, string(b))
+		}
+	}
+	return msg
+}
+
+func joinMessage(a, b string) string {
+	if a == "" {
+		return b
+	}
+	if b == "" {
+		return a
+	}
+	return a + "\n\n" + b
+}
+
+func readSmallFile(p string, max int64) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	return io.ReadAll(io.LimitReader(f, max))
+}
+
+// sources yields the fragments of several sources in turn.
+type sources []scanner.Source
+
+func (s sources) Fragments(ctx context.Context, yield func(*scanner.Fragment) error) error {
+	for _, src := range s {
+		if err := src.Fragments(ctx, yield); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// reportBlocked writes the value-free explanation Claude reads and
+// returns the error that makes the exit code 2.
+func reportBlocked(env *Env, blocked []blockedCommit) error {
+	total := 0
+	for _, b := range blocked {
+		total += b.total
+	}
+	w := env.Stderr
+	fmt.Fprintf(w, "privscan: blocked git commit: %d finding%s at or above %s in what it would commit. Matched text is withheld; locations and rules:\n",
+		total, plural(total), blocked[0].level)
+	for _, b := range blocked {
+		if len(blocked) > 1 {
+			fmt.Fprintf(w, "in %s:\n", b.dir)
+		}
+		for i := range b.findings {
+			f := &b.findings[i]
+			loc := f.Path
+			if f.Kind == scanner.KindCommitMessage {
+				loc = "commit message"
+			}
+			fmt.Fprintf(w, "  %s:%d:%d-%d %s %s (%s)", loc, f.Line, f.Column, f.EndColumn, f.RuleID, f.Severity, f.Category)
+			if f.Description != "" {
+				fmt.Fprintf(w, ": %s", oneLine(f.Description))
+			}
+			fmt.Fprintln(w)
+		}
+		if n := b.total - len(b.findings); n > 0 {
+			fmt.Fprintf(w, "  … and %d more\n", n)
+		}
+	}
+	return withHint(errors.New("git commit blocked by the privacy check"),
+		"replace each flagged span (columns are code points, end exclusive) with synthetic data, such as \"Jane Doe\", user@example.com or 192.0.2.10, then stage the change and commit again; for replacements ask the privacy-scanner subagent. A deliberate exception: add `privscan:allow <ruleId>` on that line")
+}

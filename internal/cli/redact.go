@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/privscan/privscan/internal/engine"
+	"github.com/privscan/privscan/scanner"
+)
+
+func runRedact(ctx context.Context, env *Env, args []string) error {
+	fs := flag.NewFlagSet("redact", flag.ContinueOnError)
+	catalogKey := fs.String("catalog-key", "", "catalog `KEY` in the key map")
+	configPath := fs.String("config", "", "repository config `FILE`")
+	quiet := fs.Bool("q", false, "no summary on stderr")
+	pos, paths, err := parseArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintln(env.Stdout, helpFor("redact"))
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if len(pos) > 1 || len(paths) > 0 {
+		return usagef("redact takes at most one file")
+	}
+	matcher, err := openCatalog(env, *catalogKey)
+	if err != nil {
+		return err
+	}
+	repoCfg, _, err := engine.RepoFiles("", absPath(env, *configPath))
+	if err != nil {
+		return withHint(fmt.Errorf("repository config: %w", err), "fix or remove the file")
+	}
+	opts, err := engine.Options(engine.Settings{Matcher: matcher, Repo: repoCfg, Secrets: &engine.Secrets{}})
+	if err != nil {
+		return err
+	}
+	var in io.Reader = env.Stdin
+	if len(pos) == 1 && pos[0] != "-" {
+		f, err := os.Open(absPath(env, pos[0]))
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", pos[0], errors.Unwrap(err))
+		}
+		defer f.Close()
+		in = f
+	}
+	r := scanner.NewRedactor(opts)
+	if err := r.Copy(ctx, env.Stdout, in); err != nil {
+		return scanError(err)
+	}
+	if !*quiet {
+		st := r.Stats()
+		fmt.Fprintf(env.Stderr, "privscan: redacted %d match%s in %d line%s\n", st.Replacements, pluralES(st.Replacements), st.Lines, plural(st.Lines))
+	}
+	return nil
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func pluralES(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "es"
+}

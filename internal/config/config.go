@@ -1,0 +1,240 @@
+// Package config reads a repository's .privscan.toml and .privscanignore.
+//
+//	# .privscan.toml
+//	fail-on = "warning"             # default --fail-on for this repo
+//	exclude = ["testdata/**", "**/*.golden"]   # doublestar globs, slash paths
+//
+//	[detectors]                      # built-in detectors on/off (default: all on)
+//	phone = false
+//	ip-address = false
+//	secrets = true                   # the gitleaks rule set
+//	credit-card-test-numbers = false # true: skip well-known test card numbers
+//
+//	[severity]                       # per-rule overrides; "off" disables a rule
+//	"catalog/PER-001" = "warning"
+//	"pii/email" = "off"
+//
+// Unknown keys are errors that name the key. Decoder errors are reported
+// with a line number only, never the offending text.
+package config
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/BurntSushi/toml"
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/privscan/privscan/catalog"
+)
+
+// FileName is the repository config file, at the repository root.
+const FileName = ".privscan.toml"
+
+// IgnoreFileName is the repository ignore list, at the repository root.
+const IgnoreFileName = ".privscanignore"
+
+// maxFileSize bounds both files.
+const maxFileSize = 1 << 20
+
+// Repo is a parsed .privscan.toml.
+type Repo struct {
+	FailOn    string // "" when unset
+	Exclude   []string
+	Detectors map[string]bool
+	// Severity maps rule IDs to an override; a zero Severity disables the rule.
+	Severity map[string]catalog.Severity
+}
+
+// Detector names accepted under [detectors].
+var detectorNames = []string{"email", "phone", "credit-card", "iban", "us-ssn", "ip-address", "secrets", "credit-card-test-numbers"}
+
+type rawRepo struct {
+	FailOn    string            `toml:"fail-on"`
+	Exclude   []string          `toml:"exclude"`
+	Detectors map[string]bool   `toml:"detectors"`
+	Severity  map[string]string `toml:"severity"`
+}
+
+// Load reads path. A missing file is not an error: it returns an empty
+// config.
+func Load(path string) (*Repo, error) {
+	data, err := readSmall(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Repo{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return Parse(data)
+}
+
+func readSmall(path string) ([]byte, error) {
+	// O_NONBLOCK: a FIFO planted as a config file must not hang the scan.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", filepath.Base(path))
+	}
+	data, err := readAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Base(path), err)
+	}
+	return data, nil
+}
+
+func readAll(f *os.File) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxFileSize {
+		return nil, errors.New("file is larger than 1 MiB")
+	}
+	return data, nil
+}
+
+// Parse parses the contents of a .privscan.toml.
+func Parse(data []byte) (*Repo, error) {
+	var raw rawRepo
+	md, err := toml.Decode(string(data), &raw)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("%s line %d: invalid TOML", FileName, pe.Position.Line)
+		}
+		return nil, fmt.Errorf("%s: invalid TOML or wrong value type", FileName)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		return nil, fmt.Errorf("%s: unknown key %s", FileName, safeKey(und[0].String()))
+	}
+	r := &Repo{Exclude: raw.Exclude, Detectors: map[string]bool{}, Severity: map[string]catalog.Severity{}}
+	switch raw.FailOn {
+	case "", "error", "warning", "note", "never":
+		r.FailOn = raw.FailOn
+	default:
+		return nil, fmt.Errorf("%s: fail-on must be error, warning, note or never", FileName)
+	}
+	for _, g := range r.Exclude {
+		if !doublestar.ValidatePattern(g) {
+			return nil, fmt.Errorf("%s: exclude: invalid glob %s", FileName, safeKey(g))
+		}
+	}
+	for name, on := range raw.Detectors {
+		if !known(name) {
+			return nil, fmt.Errorf("%s: unknown key detectors.%s (known: %s)", FileName, safeKey(name), strings.Join(detectorNames, ", "))
+		}
+		r.Detectors[name] = on
+	}
+	for id, sev := range raw.Severity {
+		if !strings.Contains(id, "/") {
+			return nil, fmt.Errorf("%s: severity: %s is not a rule ID (want catalog/<id>, pii/<name> or secret/<id>)", FileName, safeKey(id))
+		}
+		if sev == "off" {
+			r.Severity[id] = 0
+			continue
+		}
+		s, ok := catalog.ParseSeverity(sev)
+		if !ok {
+			return nil, fmt.Errorf("%s: severity.%s must be error, warning, note or off", FileName, safeKey(id))
+		}
+		r.Severity[id] = s
+	}
+	return r, nil
+}
+
+func known(name string) bool {
+	for _, n := range detectorNames {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// safeKey quotes a key for a message, cut to 64 bytes.
+func safeKey(k string) string {
+	if len(k) > 64 {
+		k = k[:64] + "…"
+	}
+	return fmt.Sprintf("%q", k)
+}
+
+// Excluded reports whether a slash-separated path matches an exclude glob.
+func (r *Repo) Excluded(path string) bool {
+	for _, g := range r.Exclude {
+		if ok, _ := doublestar.Match(g, path); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// LoadIgnore reads a .privscanignore: one fingerprint per line, `#`
+// comments and blank lines skipped. A missing file is empty.
+func LoadIgnore(path string) (map[string]bool, error) {
+	data, err := readSmall(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[string]bool{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return ParseIgnore(data)
+}
+
+// ParseIgnore parses the contents of a .privscanignore. Anything after a
+// fingerprint on its line (a comment) is ignored.
+func ParseIgnore(data []byte) (map[string]bool, error) {
+	out := map[string]bool{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 4096), maxFileSize)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := strings.TrimSpace(sc.Text())
+		if i := strings.IndexByte(line, '#'); i >= 0 {
+			line = strings.TrimSpace(line[:i])
+		}
+		if line == "" {
+			continue
+		}
+		fp := strings.Fields(line)[0]
+		if !isHex(fp) {
+			return nil, fmt.Errorf("%s line %d: not a fingerprint (want hex digits)", IgnoreFileName, n)
+		}
+		out[strings.ToLower(fp)] = true
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", IgnoreFileName, err)
+	}
+	return out, nil
+}
+
+func isHex(s string) bool {
+	if len(s) < 8 || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}

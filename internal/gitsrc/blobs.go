@@ -1,0 +1,306 @@
+package gitsrc
+
+import (
+	"bytes"
+	"container/list"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+
+	"github.com/privscan/privscan/scanner"
+)
+
+const (
+	// binaryProbe is how many leading bytes git inspects for a NUL byte
+	// (FIRST_FEW_BYTES in git's xdiff-interface.c).
+	binaryProbe = 8000
+	// bigFile is git's core.bigFileThreshold default: larger blobs are
+	// treated as binary without being read.
+	bigFile = 512 << 20
+	// blobCacheBytes bounds the cache of blob contents shared by the
+	// history workers.
+	blobCacheBytes = 64 << 20
+)
+
+var lfsHeader = []byte("version https://git-lfs.github.com/spec/v1")
+
+// isBinary applies git's rule: a NUL byte among the first 8000 bytes.
+func isBinary(b []byte) bool {
+	return bytes.IndexByte(b[:min(len(b), binaryProbe)], 0) >= 0
+}
+
+// isLFSPointer reports a Git LFS pointer file.
+func isLFSPointer(b []byte) bool {
+	return len(b) < 1024 && bytes.HasPrefix(b, lfsHeader)
+}
+
+// blobCache is a size-bounded LRU of blob contents, safe for concurrent use.
+type blobCache struct {
+	mu    sync.Mutex
+	max   int
+	size  int
+	ll    *list.List
+	items map[plumbing.Hash]*list.Element
+}
+
+type blobItem struct {
+	h plumbing.Hash
+	b []byte
+}
+
+func newBlobCache(max int) *blobCache {
+	return &blobCache{max: max, ll: list.New(), items: map[plumbing.Hash]*list.Element{}}
+}
+
+func (c *blobCache) get(h plumbing.Hash) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.items[h]; ok {
+		c.ll.MoveToFront(e)
+		return e.Value.(*blobItem).b, true
+	}
+	return nil, false
+}
+
+func (c *blobCache) put(h plumbing.Hash, b []byte) {
+	if len(b) > c.max/4 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.items[h]; ok {
+		return
+	}
+	c.items[h] = c.ll.PushFront(&blobItem{h, b})
+	c.size += len(b)
+	for c.size > c.max {
+		e := c.ll.Back()
+		it := e.Value.(*blobItem)
+		c.ll.Remove(e)
+		delete(c.items, it.h)
+		c.size -= len(it.b)
+	}
+}
+
+// overlay is an object storer that serves some blobs from memory (working
+// tree files and the empty tree) and the rest from the repository.
+type overlay struct {
+	storer.EncodedObjectStorer
+	mem map[plumbing.Hash]memObject
+}
+
+type memObject struct {
+	t plumbing.ObjectType
+	b []byte
+}
+
+func newOverlay(base storer.EncodedObjectStorer) *overlay {
+	o := &overlay{EncodedObjectStorer: base, mem: map[plumbing.Hash]memObject{}}
+	// The empty tree, to anchor go-git's rename detection.
+	o.mem[plumbing.ComputeHash(plumbing.TreeObject, nil)] = memObject{plumbing.TreeObject, []byte{}}
+	return o
+}
+
+// addBlob stores content and returns its hash.
+func (o *overlay) addBlob(b []byte) plumbing.Hash {
+	h := plumbing.ComputeHash(plumbing.BlobObject, b)
+	o.mem[h] = memObject{plumbing.BlobObject, b}
+	return h
+}
+
+func (o *overlay) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, error) {
+	if m, ok := o.mem[h]; ok {
+		if t != plumbing.AnyObject && t != m.t {
+			return nil, plumbing.ErrObjectNotFound
+		}
+		obj := &plumbing.MemoryObject{}
+		obj.SetType(m.t)
+		if _, err := obj.Write(m.b); err != nil {
+			return nil, err
+		}
+		return obj, nil
+	}
+	return o.EncodedObjectStorer.EncodedObject(t, h)
+}
+
+func (o *overlay) HasEncodedObject(h plumbing.Hash) error {
+	if _, ok := o.mem[h]; ok {
+		return nil
+	}
+	return o.EncodedObjectStorer.HasEncodedObject(h)
+}
+
+func (o *overlay) EncodedObjectSize(h plumbing.Hash) (int64, error) {
+	if m, ok := o.mem[h]; ok {
+		return int64(len(m.b)), nil
+	}
+	return o.EncodedObjectStorer.EncodedObjectSize(h)
+}
+
+// emptyTree returns a tree bound to the overlay, used only as the storer
+// handle of go-git's rename detection.
+func (o *overlay) emptyTree() (*object.Tree, error) {
+	return object.GetTree(o, plumbing.ComputeHash(plumbing.TreeObject, nil))
+}
+
+// processor turns changes into fragments. It is used by one goroutine.
+type processor struct {
+	ov    *overlay
+	blobs *blobCache
+	trees *treeCache
+}
+
+func newProcessor(base storer.EncodedObjectStorer, blobs *blobCache) *processor {
+	return &processor{ov: newOverlay(base), blobs: blobs, trees: newTreeCache(base)}
+}
+
+// blob reads a blob's content. A blob larger than git's big file threshold
+// is not read whole: only a head that classifies it as binary is returned.
+func (p *processor) blob(h plumbing.Hash) ([]byte, error) {
+	if m, ok := p.ov.mem[h]; ok {
+		return m.b, nil
+	}
+	if b, ok := p.blobs.get(h); ok {
+		return b, nil
+	}
+	obj, err := p.ov.EncodedObjectStorer.EncodedObject(plumbing.BlobObject, h)
+	if err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", h, err)
+	}
+	size := obj.Size()
+	rd, err := obj.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", h, err)
+	}
+	defer rd.Close()
+	if size > bigFile {
+		// Treated as binary like git does; only the head is needed to
+		// tell an LFS pointer (never this large) from anything else.
+		head := make([]byte, binaryProbe)
+		n, _ := io.ReadFull(rd, head)
+		head = head[:n]
+		if !isBinary(head) {
+			head = append(head, 0) // force the binary verdict
+		}
+		return head, nil
+	}
+	b := make([]byte, size)
+	if _, err := io.ReadFull(rd, b); err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", h, err)
+	}
+	p.blobs.put(h, b)
+	return b, nil
+}
+
+// isFileMode reports a regular or executable file.
+func isFileMode(m filemode.FileMode) bool {
+	return m == filemode.Regular || m == filemode.Executable || m == filemode.Deprecated
+}
+
+// sameKind reports whether two modes hold comparable content (a symlink
+// replaced by a file is shown by git as a deletion and an addition).
+func sameKind(a, b filemode.FileMode) bool {
+	if isFileMode(a) && isFileMode(b) {
+		return true
+	}
+	return a == b
+}
+
+// fragmentFor builds the fragment of one change: the added lines of its
+// new side, a skipped fragment, or nil when nothing was added.
+func (p *processor) fragmentFor(c *change, commit string) (*scanner.Fragment, error) {
+	if !c.hasTo {
+		return nil, nil
+	}
+	f := &scanner.Fragment{Kind: scanner.KindDiff, Path: c.to.path, Commit: commit}
+	switch {
+	case c.to.mode == filemode.Submodule:
+		f.Skipped = scanner.SkipSubmodule
+		return f, nil
+	case c.to.mode == filemode.Dir:
+		return nil, nil
+	case c.hasFrom && sameKind(c.from.mode, c.to.mode) && c.from.hash == c.to.hash:
+		return nil, nil // mode change or pure rename
+	}
+	nb, err := p.blob(c.to.hash)
+	if err != nil {
+		return nil, err
+	}
+	if len(nb) == 0 {
+		return nil, nil
+	}
+	if isLFSPointer(nb) {
+		f.Skipped = scanner.SkipLFS
+		return f, nil
+	}
+	if isBinary(nb) {
+		f.Skipped = scanner.SkipBinary
+		return f, nil
+	}
+	var ob []byte
+	if c.hasFrom && sameKind(c.from.mode, c.to.mode) {
+		if ob, err = p.blob(c.from.hash); err != nil {
+			return nil, err
+		}
+		if isBinary(ob) {
+			f.Skipped = scanner.SkipBinary
+			return f, nil
+		}
+	}
+	recs := splitRecords(nb)
+	added := diffAdded(splitRecords(ob), recs)
+	for i, a := range added {
+		if a {
+			f.Lines = append(f.Lines, scanner.Line{Number: i + 1, Text: lineText(recs[i])})
+		}
+	}
+	if len(f.Lines) == 0 {
+		return nil, nil
+	}
+	return f, nil
+}
+
+// wholeFragment returns a fragment holding every line of b, or a skipped
+// fragment, or nil for empty content.
+func wholeFragment(kind scanner.Kind, path string, b []byte) *scanner.Fragment {
+	if len(b) == 0 {
+		return nil
+	}
+	f := &scanner.Fragment{Kind: kind, Path: path}
+	switch {
+	case isLFSPointer(b):
+		f.Skipped = scanner.SkipLFS
+	case isBinary(b):
+		f.Skipped = scanner.SkipBinary
+	default:
+		recs := splitRecords(b)
+		f.Lines = make([]scanner.Line, len(recs))
+		for i, r := range recs {
+			f.Lines[i] = scanner.Line{Number: i + 1, Text: lineText(r)}
+		}
+	}
+	return f
+}
+
+// messageFragment returns a commit message as a fragment.
+func messageFragment(commit, msg string) *scanner.Fragment {
+	f := wholeFragment(scanner.KindCommitMessage, "", []byte(msg))
+	if f == nil {
+		return nil
+	}
+	f.Commit = commit
+	if f.Skipped != scanner.SkipNone {
+		// A message is text whatever its bytes; scan every line.
+		f.Skipped = scanner.SkipNone
+		recs := splitRecords([]byte(msg))
+		for i, r := range recs {
+			f.Lines = append(f.Lines, scanner.Line{Number: i + 1, Text: lineText(r)})
+		}
+	}
+	return f
+}

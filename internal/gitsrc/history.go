@@ -1,0 +1,465 @@
+package gitsrc
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+
+	"github.com/privscan/privscan/scanner"
+)
+
+// commitInfo is what a worker needs to process one commit.
+type commitInfo struct {
+	hash       plumbing.Hash
+	tree       plumbing.Hash
+	parentTree plumbing.Hash // zero for a root commit or a shallow boundary
+	merge      bool
+	msg        string
+}
+
+const (
+	flagSeen = 1 << iota
+	flagUninteresting
+	flagQueued
+)
+
+type wnode struct {
+	tree  plumbing.Hash
+	flags uint8
+}
+
+type wentry struct {
+	c   *object.Commit
+	seq int
+}
+
+type commitHeap []wentry
+
+func (h commitHeap) Len() int { return len(h) }
+func (h commitHeap) Less(i, j int) bool {
+	ti, tj := h[i].c.Committer.When, h[j].c.Committer.When
+	if !ti.Equal(tj) {
+		return ti.After(tj)
+	}
+	return h[i].seq < h[j].seq
+}
+func (h commitHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *commitHeap) Push(x any)   { *h = append(*h, x.(wentry)) }
+func (h *commitHeap) Pop() any {
+	old := *h
+	e := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return e
+}
+
+// walker walks commits newest first by committer date, like git log's
+// default order (a date-ordered queue, ties in insertion order). Shallow
+// boundary commits are walked as root commits.
+type walker struct {
+	s           storer.EncodedObjectStorer
+	shallow     map[plumbing.Hash]bool
+	nodes       map[plumbing.Hash]*wnode
+	queue       commitHeap
+	seq         int
+	interesting int // queued commits that are not uninteresting
+}
+
+func newWalker(s storer.EncodedObjectStorer, shallow map[plumbing.Hash]bool) *walker {
+	return &walker{s: s, shallow: shallow, nodes: map[plumbing.Hash]*wnode{}}
+}
+
+func (r *Repo) shallowSet() map[plumbing.Hash]bool {
+	hs, err := r.st.Shallow()
+	if err != nil || len(hs) == 0 {
+		return nil
+	}
+	m := make(map[plumbing.Hash]bool, len(hs))
+	for _, h := range hs {
+		m[h] = true
+	}
+	return m
+}
+
+func (w *walker) parents(c *object.Commit) []plumbing.Hash {
+	if w.shallow[c.Hash] {
+		return nil
+	}
+	return c.ParentHashes
+}
+
+// push queues a commit unless it was seen already.
+func (w *walker) push(c *object.Commit, flags uint8) {
+	n := w.nodes[c.Hash]
+	if n != nil {
+		return
+	}
+	w.nodes[c.Hash] = &wnode{tree: c.TreeHash, flags: flags | flagSeen | flagQueued}
+	w.seq++
+	heap.Push(&w.queue, wentry{c, w.seq})
+	if flags&flagUninteresting == 0 {
+		w.interesting++
+	}
+}
+
+func (w *walker) pushHash(h plumbing.Hash, flags uint8) error {
+	if w.nodes[h] != nil {
+		return nil
+	}
+	c, err := object.GetCommit(w.s, h)
+	if err != nil {
+		return fmt.Errorf("read commit %s: %w", h, err)
+	}
+	w.push(c, flags)
+	return nil
+}
+
+func (w *walker) pop() (*object.Commit, *wnode) {
+	e := heap.Pop(&w.queue).(wentry)
+	n := w.nodes[e.c.Hash]
+	n.flags &^= flagQueued
+	if n.flags&flagUninteresting == 0 {
+		w.interesting--
+	}
+	return e.c, n
+}
+
+// markUninteresting marks the ancestors of c already seen as
+// uninteresting, and queues its unseen parents as uninteresting.
+func (w *walker) markUninteresting(c *object.Commit) error {
+	stack := append([]plumbing.Hash(nil), w.parents(c)...)
+	for len(stack) > 0 {
+		h := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n := w.nodes[h]
+		if n == nil {
+			if err := w.pushHash(h, flagUninteresting); err != nil {
+				return err
+			}
+			continue
+		}
+		if n.flags&flagUninteresting != 0 {
+			continue
+		}
+		n.flags |= flagUninteresting
+		if n.flags&flagQueued != 0 {
+			w.interesting--
+			continue // its parents are marked when it is popped
+		}
+		// Already walked: propagate to its parents.
+		pc, err := object.GetCommit(w.s, h)
+		if err != nil {
+			return fmt.Errorf("read commit %s: %w", h, err)
+		}
+		stack = append(stack, w.parents(pc)...)
+	}
+	return nil
+}
+
+// info builds the commitInfo of a popped commit whose parents were queued.
+func (w *walker) info(c *object.Commit) *commitInfo {
+	ps := w.parents(c)
+	ci := &commitInfo{hash: c.Hash, tree: c.TreeHash, merge: len(ps) > 1, msg: c.Message}
+	if len(ps) > 0 {
+		ci.parentTree = w.nodes[ps[0]].tree
+	}
+	return ci
+}
+
+// next returns the next commit of an unlimited walk, or nil at the end.
+func (w *walker) next(ctx context.Context) (*commitInfo, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if w.queue.Len() == 0 {
+		return nil, nil
+	}
+	c, _ := w.pop()
+	for _, p := range w.parents(c) {
+		if err := w.pushHash(p, 0); err != nil {
+			return nil, err
+		}
+	}
+	return w.info(c), nil
+}
+
+// limited walks the commits reachable from include and not from exclude,
+// like git's limited revision walk: the whole range is listed first (only
+// commit IDs and messages are kept), so that clock skew cannot let an
+// excluded commit through.
+func (w *walker) limited(ctx context.Context, include, exclude []*object.Commit) ([]*commitInfo, error) {
+	for _, c := range exclude {
+		w.push(c, flagUninteresting)
+	}
+	for _, c := range include {
+		w.push(c, 0)
+	}
+	const slopMax = 5
+	slop := slopMax
+	var list []*commitInfo
+	for w.queue.Len() > 0 {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		c, n := w.pop()
+		if n.flags&flagUninteresting != 0 {
+			if err := w.markUninteresting(c); err != nil {
+				return nil, err
+			}
+		} else {
+			for _, p := range w.parents(c) {
+				if err := w.pushHash(p, 0); err != nil {
+					return nil, err
+				}
+			}
+			list = append(list, w.info(c))
+		}
+		if w.interesting == 0 {
+			if slop--; slop == 0 {
+				break
+			}
+		} else {
+			slop = slopMax
+		}
+	}
+	out := list[:0]
+	for _, ci := range list {
+		if w.nodes[ci.hash].flags&flagUninteresting == 0 {
+			out = append(out, ci)
+		}
+	}
+	return out, nil
+}
+
+// History returns every commit's patch and message in a range: "" (all of
+// HEAD's history), "<rev>" (its history), "<a>..<b>" (commits reachable
+// from b and not from a) or "<a>...<b>" (reachable from either, not from
+// both). Commits come newest first (git log's default order); each yields
+// its message (merges included), then, unless it is a merge, the added
+// lines of its patch against its first parent (a root commit against the
+// empty tree), one fragment per file sorted by path. With paths, only
+// those files are diffed and only commits touching them yield a message.
+//
+// A whole-history walk streams: memory stays bounded whatever the
+// history's size. Commits are diffed in parallel (see SetWorkers).
+func (r *Repo) History(rangeSpec string, paths []string) (scanner.Source, error) {
+	ps, err := newPathspec(r.root, r.prefix, paths)
+	if err != nil {
+		return nil, err
+	}
+	h := &historySource{r: r, ps: ps}
+	if rangeSpec == "" {
+		head, err := r.head()
+		if err != nil {
+			return nil, err
+		}
+		if head != nil {
+			h.include = []*object.Commit{head}
+		}
+		return h, nil
+	}
+	if a, b, sym, ok := parseRange(rangeSpec); ok {
+		ca, err := r.resolve(a)
+		if err != nil {
+			return nil, err
+		}
+		cb, err := r.resolve(b)
+		if err != nil {
+			return nil, err
+		}
+		if sym {
+			bases, err := ca.MergeBase(cb)
+			if err != nil {
+				return nil, fmt.Errorf("merge base: %w", err)
+			}
+			h.include = []*object.Commit{ca, cb}
+			h.exclude = bases
+		} else {
+			h.include = []*object.Commit{cb}
+			h.exclude = []*object.Commit{ca}
+		}
+		return h, nil
+	}
+	c, err := r.resolve(rangeSpec)
+	if err != nil {
+		return nil, err
+	}
+	h.include = []*object.Commit{c}
+	return h, nil
+}
+
+type historySource struct {
+	r                *Repo
+	ps               *pathspec
+	include, exclude []*object.Commit
+	walked           atomic.Int64 // commits handed to the workers (tests)
+}
+
+type histJob struct {
+	ci  *commitInfo
+	out chan *scanner.Fragment
+	err error
+}
+
+// Fragments implements scanner.Source.
+func (h *historySource) Fragments(ctx context.Context, yield func(*scanner.Fragment) error) error {
+	if len(h.include) == 0 {
+		return nil
+	}
+	parent := ctx
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	st := h.r.newStorage()
+	defer st.Close()
+	w := newWalker(st, h.r.shallowSet())
+	var next func() (*commitInfo, error)
+	if len(h.exclude) > 0 {
+		list, err := w.limited(ctx, h.include, h.exclude)
+		if err != nil {
+			return err
+		}
+		next = func() (*commitInfo, error) {
+			if len(list) == 0 {
+				return nil, nil
+			}
+			ci := list[0]
+			list = list[1:]
+			return ci, nil
+		}
+	} else {
+		for _, c := range h.include {
+			w.push(c, 0)
+		}
+		next = func() (*commitInfo, error) { return w.next(ctx) }
+	}
+
+	workers := max(h.r.workers, 1)
+	jobs := make(chan *histJob)
+	order := make(chan *histJob, 4*workers)
+	walkErr := make(chan error, 1)
+	blobs := newBlobCache(blobCacheBytes)
+	var wg sync.WaitGroup
+
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(order)
+		defer close(jobs)
+		for {
+			ci, err := next()
+			if err != nil {
+				walkErr <- err
+				return
+			}
+			if ci == nil {
+				return
+			}
+			j := &histJob{ci: ci, out: make(chan *scanner.Fragment, 64)}
+			select {
+			case order <- j:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case jobs <- j:
+				h.walked.Add(1)
+			case <-ctx.Done():
+				j.err = ctx.Err()
+				close(j.out)
+				return
+			}
+		}
+	}()
+
+	for i := 0; i < workers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ws := h.r.newStorage()
+			defer ws.Close()
+			p := newProcessor(ws, blobs)
+			for j := range jobs {
+				j.err = p.commitFragments(ctx, j.ci, h.ps, func(f *scanner.Fragment) error {
+					select {
+					case j.out <- f:
+						return nil
+					case <-ctx.Done():
+						return ctx.Err()
+					}
+				})
+				close(j.out)
+			}
+		}()
+	}
+
+	var err error
+consume:
+	for j := range order {
+		for f := range j.out {
+			if err = yield(f); err != nil {
+				break consume
+			}
+		}
+		if j.err != nil {
+			err = j.err
+			break
+		}
+	}
+	cancel()
+	wg.Wait()
+	if err == nil {
+		select {
+		case err = <-walkErr:
+		default:
+		}
+	}
+	if err == nil {
+		// A cancelled caller's context may end the walk early without
+		// a job error.
+		err = parent.Err()
+	}
+	return err
+}
+
+// commitFragments emits a commit's message and the fragments of its patch.
+func (p *processor) commitFragments(ctx context.Context, ci *commitInfo, ps *pathspec, emit func(*scanner.Fragment) error) error {
+	var changes []change
+	if !ci.merge || !ps.all() {
+		if err := p.trees.diffTrees(ctx, ci.parentTree, ci.tree, "", ps, &changes); err != nil {
+			return err
+		}
+	}
+	commit := ci.hash.String()
+	if ps.all() || len(changes) > 0 {
+		if f := messageFragment(commit, ci.msg); f != nil {
+			if err := emit(f); err != nil {
+				return err
+			}
+		}
+	}
+	if ci.merge {
+		return nil
+	}
+	changes, err := p.detectRenames(changes)
+	if err != nil {
+		return err
+	}
+	for i := range changes {
+		f, err := p.fragmentFor(&changes[i], commit)
+		if err != nil {
+			return err
+		}
+		if f != nil {
+			if err := emit(f); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,293 @@
+package gitsrc
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/privscan/privscan/scanner"
+)
+
+// generateRepo builds a repository of n linear commits with git
+// fast-import, repacked the way a server packs a clone: files of a few
+// hundred lines, each commit editing one to three of them, now and then
+// adding a file.
+func generateRepo(t testing.TB, dir string, n int) {
+	t.Helper()
+	needGit(t)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := gitEnv(dir)
+	run := func(stdin []byte, args ...string) {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = env
+		cmd.Stdin = bytes.NewReader(stdin)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	run(nil, "init", "-q", "-b", "main")
+	r := rand.New(rand.NewSource(7))
+	files := map[string][]string{}
+	var names []string
+	word := func() string {
+		words := []string{"alpha", "beta", "gamma", "delta", "user", "email", "return", "if", "err", "nil", "{", "}", "x :=", "fmt.Println"}
+		return words[r.Intn(len(words))]
+	}
+	line := func() string {
+		var b strings.Builder
+		b.WriteString(strings.Repeat("\t", r.Intn(3)))
+		for k := 0; k < 3+r.Intn(6); k++ {
+			b.WriteString(word())
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%d", r.Intn(1000))
+		return b.String()
+	}
+	newFile := func() {
+		name := fmt.Sprintf("pkg%d/file%03d.go", len(names)%7, len(names))
+		ls := make([]string, 100+r.Intn(300))
+		for i := range ls {
+			ls[i] = line()
+		}
+		files[name] = ls
+		names = append(names, name)
+	}
+	for i := 0; i < 40; i++ {
+		newFile()
+	}
+	var stream bytes.Buffer
+	for c := 0; c < n; c++ {
+		changed := map[string]bool{}
+		if c == 0 {
+			for _, nm := range names {
+				changed[nm] = true
+			}
+		} else {
+			if r.Intn(10) == 0 {
+				newFile()
+				changed[names[len(names)-1]] = true
+			}
+			for k := 0; k < 1+r.Intn(3); k++ {
+				nm := names[r.Intn(len(names))]
+				ls := files[nm]
+				for e := 0; e < 1+r.Intn(4); e++ {
+					pos := r.Intn(len(ls) + 1)
+					switch r.Intn(3) {
+					case 0:
+						ls = append(ls[:pos], append([]string{line(), line()}, ls[pos:]...)...)
+					case 1:
+						if pos < len(ls) {
+							ls = append(ls[:pos], ls[pos+1:]...)
+						}
+					default:
+						if pos < len(ls) {
+							ls[pos] = line()
+						}
+					}
+				}
+				files[nm] = ls
+				changed[nm] = true
+			}
+		}
+		msg := fmt.Sprintf("commit %d\n\nchange some files\n", c)
+		fmt.Fprintf(&stream, "commit refs/heads/main\nmark :%d\ncommitter Test <test@example.invalid> %d +0000\ndata %d\n%s", c+1, 1577836800+c*60, len(msg), msg)
+		if c > 0 {
+			fmt.Fprintf(&stream, "from :%d\n", c)
+		}
+		var ch []string
+		for nm := range changed {
+			ch = append(ch, nm)
+		}
+		sort.Strings(ch)
+		for _, nm := range ch {
+			content := strings.Join(files[nm], "\n") + "\n"
+			fmt.Fprintf(&stream, "M 100644 inline %s\ndata %d\n%s\n", nm, len(content), content)
+		}
+	}
+	run(stream.Bytes(), "fast-import", "--quiet")
+	run(nil, "repack", "-adfq")
+	run(nil, "checkout", "-q", "main")
+}
+
+// TestHistoryStreams checks on a 2,000-commit history that fragments are
+// yielded while the walk is far from done (bounded buffering), and that
+// every commit is seen once, in order.
+func TestHistoryStreams(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "big")
+	generateRepo(t, dir, 2000)
+	r := open(t, dir)
+	src, err := r.History("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := src.(*historySource)
+	var walkedAtFirst int64 = -1
+	var msgs []string
+	lines := 0
+	err = src.Fragments(context.Background(), func(f *scanner.Fragment) error {
+		if walkedAtFirst < 0 {
+			walkedAtFirst = hs.walked.Load()
+		}
+		if f.Kind == scanner.KindCommitMessage {
+			msgs = append(msgs, f.Commit)
+		}
+		lines += len(f.Lines)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if walkedAtFirst < 0 || walkedAtFirst > 64 {
+		t.Errorf("first fragment after %d of 2000 commits were walked: not streaming", walkedAtFirst)
+	}
+	if hs.walked.Load() != 2000 || len(msgs) != 2000 {
+		t.Errorf("walked %d commits, %d messages; want 2000", hs.walked.Load(), len(msgs))
+	}
+	cmd := exec.Command("git", "log", "--format=%H")
+	cmd.Dir = dir
+	cmd.Env = gitEnv(dir)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.Fields(string(out)); strings.Join(want, " ") != strings.Join(msgs, " ") {
+		t.Error("message order differs from git log")
+	}
+	if lines == 0 {
+		t.Error("no lines")
+	}
+}
+
+// TestHistoryGroundTruthGenerated compares a generated history with git.
+func TestHistoryGroundTruthGenerated(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "gen")
+	generateRepo(t, dir, 150)
+	f := &fixture{t: t, dir: dir, home: dir}
+	for _, workers := range []int{1, 2, 3} {
+		r := open(t, dir)
+		r.SetWorkers(workers)
+		src, err := r.History("", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := collect(t, src)
+		compareAdded(t, fmt.Sprintf("git log -p, %d workers", workers), got.lines, f.gitAdded(dir, "log"))
+	}
+}
+
+const benchCommits = 500
+
+func benchRepo(b *testing.B) string {
+	dir := filepath.Join(b.TempDir(), "bench")
+	generateRepo(b, dir, benchCommits)
+	return dir
+}
+
+func BenchmarkHistory(b *testing.B) {
+	dir := benchRepo(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r, err := Open(dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		src, err := r.History("", nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n := 0
+		if err := src.Fragments(context.Background(), func(f *scanner.Fragment) error { n += len(f.Lines); return nil }); err != nil {
+			b.Fatal(err)
+		}
+		r.Close()
+	}
+}
+
+func BenchmarkDiffHeadParent(b *testing.B) {
+	dir := benchRepo(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r, err := Open(dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		src, err := r.Diff(DiffOptions{Revs: []string{"HEAD~1"}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := src.Fragments(context.Background(), func(*scanner.Fragment) error { return nil }); err != nil {
+			b.Fatal(err)
+		}
+		r.Close()
+	}
+}
+
+// TestCompareWithGitLog times History against `git log -p` on the
+// benchmark repository (median of 5 each). It only runs when
+// PRIVSCAN_GIT_TIMING is set; it reports, it does not assert.
+func TestCompareWithGitLog(t *testing.T) {
+	if os.Getenv("PRIVSCAN_GIT_TIMING") == "" {
+		t.Skip("set PRIVSCAN_GIT_TIMING=1 to time History against git log -p")
+	}
+	dir := filepath.Join(t.TempDir(), "bench")
+	n := benchCommits
+	if v := os.Getenv("PRIVSCAN_GIT_TIMING_COMMITS"); v != "" {
+		fmt.Sscan(v, &n)
+	}
+	generateRepo(t, dir, n)
+	median := func(f func()) time.Duration {
+		var ds []time.Duration
+		for i := 0; i < 5; i++ {
+			start := time.Now()
+			f()
+			ds = append(ds, time.Since(start))
+		}
+		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+		return ds[2]
+	}
+	gitLog := median(func() {
+		cmd := exec.Command("git", "log", "-p", "--no-color")
+		cmd.Dir = dir
+		cmd.Env = gitEnv(dir)
+		cmd.Stdout = nil
+		if err := cmd.Run(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	for _, w := range []int{1, 2} {
+		ours := median(func() {
+			r := open(t, dir)
+			r.SetWorkers(w)
+			src, err := r.History("", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := src.Fragments(context.Background(), func(*scanner.Fragment) error { return nil }); err != nil {
+				t.Fatal(err)
+			}
+		})
+		t.Logf("%d commits: History (%d workers) %v, git log -p %v, ratio %.2f", n, w, ours, gitLog, float64(ours)/float64(gitLog))
+	}
+	diff := median(func() {
+		r := open(t, dir)
+		src, err := r.Diff(DiffOptions{Revs: []string{"HEAD~1"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := src.Fragments(context.Background(), func(*scanner.Fragment) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Logf("Diff HEAD~1 (open, resolve, diff with worktree): %v", diff)
+}

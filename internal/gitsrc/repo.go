@@ -1,0 +1,276 @@
+package gitsrc
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/go-git/go-billy/v5"
+	"github.com/go-git/go-billy/v5/osfs"
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
+)
+
+var (
+	// ErrNotRepo is returned by Open when no repository contains the
+	// directory.
+	ErrNotRepo = errors.New("not a git repository")
+	// ErrRevNotFound is wrapped by every *RevError.
+	ErrRevNotFound = errors.New("unknown revision")
+	// ErrBare is returned when an operation needs a working tree and the
+	// repository is bare.
+	ErrBare = errors.New("bare repository has no working tree")
+)
+
+// RevError reports a revision that does not resolve to a commit. Rev is the
+// revision as the user typed it. Shallow is set when the repository is a
+// shallow clone, where the commit may simply not have been fetched.
+type RevError struct {
+	Rev     string
+	Shallow bool
+}
+
+func (e *RevError) Error() string {
+	if e.Shallow {
+		return fmt.Sprintf("unknown revision %q (the repository is a shallow clone)", e.Rev)
+	}
+	return fmt.Sprintf("unknown revision %q", e.Rev)
+}
+
+// Unwrap returns ErrRevNotFound.
+func (e *RevError) Unwrap() error { return ErrRevNotFound }
+
+// objectCacheSize is shared by all the storages of one Repo.
+const objectCacheSize = 128 * cache.MiByte
+
+// Repo is an open repository.
+type Repo struct {
+	root    string // working tree root; "" for a bare repository
+	prefix  string // the opened directory relative to root, slash-separated
+	dotgit  billy.Filesystem
+	objects cache.Object // shared, concurrency-safe object cache
+	st      *filesystem.Storage
+	repo    *git.Repository
+	workers int
+}
+
+// Open finds the repository containing dir, looking upward like git: a
+// .git directory, a .git file of a linked worktree ("gitdir: …", with its
+// commondir), or a bare repository (which supports history only).
+func Open(dir string) (*Repo, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open repository: %w", err)
+	}
+	if fi, err := os.Stat(abs); err != nil {
+		return nil, fmt.Errorf("open repository: %w", err)
+	} else if !fi.IsDir() {
+		abs = filepath.Dir(abs)
+	}
+	root, gitDir, err := discover(abs)
+	if err != nil {
+		return nil, err
+	}
+	fs := billy.Filesystem(osfs.New(gitDir, osfs.WithBoundOS()))
+	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		common := strings.TrimSpace(string(b))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(gitDir, common)
+		}
+		if _, err := os.Stat(common); err != nil {
+			return nil, fmt.Errorf("open repository: commondir: %w", err)
+		}
+		fs = dotgit.NewRepositoryFilesystem(fs, osfs.New(common, osfs.WithBoundOS()))
+	}
+	r := &Repo{
+		root:    root,
+		dotgit:  fs,
+		objects: cache.NewObjectLRU(objectCacheSize),
+		workers: min(runtime.NumCPU(), 2),
+	}
+	if root != "" {
+		rel, err := filepath.Rel(root, abs)
+		if err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+			r.prefix = filepath.ToSlash(rel)
+		}
+	}
+	r.st = r.newStorage()
+	var wt billy.Filesystem
+	if root != "" {
+		wt = osfs.New(root, osfs.WithBoundOS())
+	}
+	r.repo, err = git.Open(r.st, wt)
+	if err != nil {
+		r.st.Close()
+		if errors.Is(err, git.ErrRepositoryNotExists) {
+			return nil, ErrNotRepo
+		}
+		return nil, fmt.Errorf("open repository: %w", err)
+	}
+	return r, nil
+}
+
+// discover walks up from dir to the repository that contains it.
+func discover(dir string) (root, gitDir string, err error) {
+	for d := dir; ; {
+		p := filepath.Join(d, ".git")
+		if fi, err := os.Stat(p); err == nil {
+			if fi.IsDir() {
+				if isGitDir(p) {
+					return d, p, nil
+				}
+			} else if g, err := readGitFile(p); err == nil && isGitDir(g) {
+				return d, g, nil
+			}
+		}
+		if isGitDir(d) {
+			// A bare repository, or the inside of a .git directory: a
+			// repository without a working tree.
+			return "", d, nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", "", ErrNotRepo
+		}
+		d = parent
+	}
+}
+
+// readGitFile reads the "gitdir: <path>" line of a .git file.
+func readGitFile(p string) (string, error) {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return "", err
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	g, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+	if !ok {
+		return "", ErrNotRepo
+	}
+	g = strings.TrimSpace(g)
+	if !filepath.IsAbs(g) {
+		g = filepath.Join(filepath.Dir(p), g)
+	}
+	return filepath.Clean(g), nil
+}
+
+// isGitDir reports whether d looks like a git directory: HEAD plus objects
+// and refs (possibly through commondir).
+func isGitDir(d string) bool {
+	if fi, err := os.Stat(filepath.Join(d, "HEAD")); err != nil || fi.IsDir() {
+		return false
+	}
+	common := d
+	if b, err := os.ReadFile(filepath.Join(d, "commondir")); err == nil {
+		c := strings.TrimSpace(string(b))
+		if !filepath.IsAbs(c) {
+			c = filepath.Join(d, c)
+		}
+		common = c
+	}
+	for _, sub := range []string{"objects", "refs"} {
+		if fi, err := os.Stat(filepath.Join(common, sub)); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
+}
+
+// newStorage opens a storage of the repository that shares the object
+// cache. go-git storages are not safe for concurrent use, so each worker
+// opens its own; the caller closes it.
+func (r *Repo) newStorage() *filesystem.Storage {
+	return filesystem.NewStorageWithOptions(r.dotgit, r.objects, filesystem.Options{
+		KeepDescriptors: true,
+	})
+}
+
+// Close releases the repository's open files.
+func (r *Repo) Close() error { return r.st.Close() }
+
+// Root returns the working tree root ("" for a bare repository).
+func (r *Repo) Root() string { return r.root }
+
+// IsShallow reports whether the repository is a shallow clone.
+func (r *Repo) IsShallow() bool {
+	s, err := r.st.Shallow()
+	return err == nil && len(s) > 0
+}
+
+// SetWorkers sets how many commits History diffs in parallel (default:
+// the number of CPUs, at most 2). n < 1 means 1.
+func (r *Repo) SetWorkers(n int) { r.workers = max(n, 1) }
+
+// resolve turns a revision into a commit.
+func (r *Repo) resolve(rev string) (*object.Commit, error) {
+	h, err := r.repo.ResolveRevision(plumbing.Revision(rev))
+	if err != nil || h == nil || h.IsZero() {
+		return nil, &RevError{Rev: rev, Shallow: r.IsShallow()}
+	}
+	c, err := object.GetCommit(r.st, *h)
+	if err != nil {
+		return nil, &RevError{Rev: rev, Shallow: r.IsShallow()}
+	}
+	return c, nil
+}
+
+// head returns the commit HEAD points to, or nil when HEAD is unborn.
+func (r *Repo) head() (*object.Commit, error) {
+	ref, err := r.repo.Head()
+	if err != nil {
+		if errors.Is(err, plumbing.ErrReferenceNotFound) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("read HEAD: %w", err)
+	}
+	c, err := object.GetCommit(r.st, ref.Hash())
+	if err != nil {
+		return nil, fmt.Errorf("read HEAD commit: %w", err)
+	}
+	return c, nil
+}
+
+// revRange is a parsed range: commits reachable from To and not from From
+// (From nil: all of To's history). Base is the old side of a diff.
+type revRange struct {
+	from, to *object.Commit
+}
+
+// parseRange splits "A..B" and "A...B" (an empty side means HEAD). sym
+// reports the three-dot form.
+func parseRange(spec string) (a, b string, sym, ok bool) {
+	if i := strings.Index(spec, "..."); i >= 0 {
+		a, b = spec[:i], spec[i+3:]
+		sym = true
+	} else if i := strings.Index(spec, ".."); i >= 0 {
+		a, b = spec[:i], spec[i+2:]
+	} else {
+		return "", "", false, false
+	}
+	if a == "" {
+		a = "HEAD"
+	}
+	if b == "" {
+		b = "HEAD"
+	}
+	return a, b, sym, true
+}
+
+// mergeBase returns the first merge base of a and b.
+func (r *Repo) mergeBase(spec string, a, b *object.Commit) (*object.Commit, error) {
+	bases, err := a.MergeBase(b)
+	if err != nil {
+		return nil, fmt.Errorf("merge base: %w", err)
+	}
+	if len(bases) == 0 {
+		return nil, &RevError{Rev: spec, Shallow: r.IsShallow()}
+	}
+	return bases[0], nil
+}

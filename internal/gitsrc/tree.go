@@ -1,0 +1,321 @@
+package gitsrc
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+)
+
+// entry is a file of one side of a comparison.
+type entry struct {
+	path string // slash-separated, relative to the root
+	mode filemode.FileMode
+	hash plumbing.Hash
+}
+
+// change pairs the old and the new side of a path (or of a rename).
+type change struct {
+	from, to       entry
+	hasFrom, hasTo bool
+}
+
+// treeCache decodes trees and keeps the recently used ones (two
+// generations of at most treeCacheSize each: consecutive commits share
+// most subtrees).
+type treeCache struct {
+	s         storer.EncodedObjectStorer
+	cur, prev map[plumbing.Hash][]object.TreeEntry
+}
+
+const treeCacheSize = 4096
+
+func newTreeCache(s storer.EncodedObjectStorer) *treeCache {
+	return &treeCache{s: s, cur: map[plumbing.Hash][]object.TreeEntry{}}
+}
+
+func (tc *treeCache) entries(h plumbing.Hash) ([]object.TreeEntry, error) {
+	if e, ok := tc.cur[h]; ok {
+		return e, nil
+	}
+	e, ok := tc.prev[h]
+	if !ok {
+		t, err := object.GetTree(tc.s, h)
+		if err != nil {
+			return nil, fmt.Errorf("read tree %s: %w", h, err)
+		}
+		e = t.Entries
+	}
+	if len(tc.cur) >= treeCacheSize {
+		tc.prev, tc.cur = tc.cur, make(map[plumbing.Hash][]object.TreeEntry, treeCacheSize)
+	}
+	tc.cur[h] = e
+	return e, nil
+}
+
+func joinPath(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}
+
+// compareEntries orders names the way git sorts tree entries: a directory
+// sorts as if its name ended with '/'.
+func compareEntries(na string, da bool, nb string, db bool) int {
+	n := min(len(na), len(nb))
+	if c := strings.Compare(na[:n], nb[:n]); c != 0 {
+		return c
+	}
+	ca, cb := keyByte(na, n, da), keyByte(nb, n, db)
+	switch {
+	case ca < cb:
+		return -1
+	case ca > cb:
+		return 1
+	}
+	return 0
+}
+
+func keyByte(name string, i int, dir bool) int {
+	switch {
+	case i < len(name):
+		return int(name[i])
+	case dir:
+		return '/'
+	}
+	return -1
+}
+
+// flattenTree calls fn for every file under tree h (a directory named dir),
+// restricted to ps.
+func (tc *treeCache) flattenTree(ctx context.Context, h plumbing.Hash, dir string, ps *pathspec, fn func(entry)) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	ents, err := tc.entries(h)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		p := joinPath(dir, e.Name)
+		if e.Mode == filemode.Dir {
+			if ps.descend(p) {
+				if err := tc.flattenTree(ctx, e.Hash, p, ps, fn); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if ps.match(p) {
+			fn(entry{path: p, mode: e.Mode, hash: e.Hash})
+		}
+	}
+	return nil
+}
+
+// diffTrees appends the changes between trees a and b (either may be the
+// zero hash: no tree) to out, skipping identical subtrees.
+func (tc *treeCache) diffTrees(ctx context.Context, a, b plumbing.Hash, dir string, ps *pathspec, out *[]change) error {
+	if a == b {
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	var ea, eb []object.TreeEntry
+	var err error
+	if !a.IsZero() {
+		if ea, err = tc.entries(a); err != nil {
+			return err
+		}
+	}
+	if !b.IsZero() {
+		if eb, err = tc.entries(b); err != nil {
+			return err
+		}
+	}
+	del := func(e object.TreeEntry) error {
+		p := joinPath(dir, e.Name)
+		if e.Mode == filemode.Dir {
+			if !ps.descend(p) {
+				return nil
+			}
+			return tc.flattenTree(ctx, e.Hash, p, ps, func(x entry) {
+				*out = append(*out, change{from: x, hasFrom: true})
+			})
+		}
+		if ps.match(p) {
+			*out = append(*out, change{from: entry{p, e.Mode, e.Hash}, hasFrom: true})
+		}
+		return nil
+	}
+	add := func(e object.TreeEntry) error {
+		p := joinPath(dir, e.Name)
+		if e.Mode == filemode.Dir {
+			if !ps.descend(p) {
+				return nil
+			}
+			return tc.flattenTree(ctx, e.Hash, p, ps, func(x entry) {
+				*out = append(*out, change{to: x, hasTo: true})
+			})
+		}
+		if ps.match(p) {
+			*out = append(*out, change{to: entry{p, e.Mode, e.Hash}, hasTo: true})
+		}
+		return nil
+	}
+	i, j := 0, 0
+	for i < len(ea) || j < len(eb) {
+		var c int
+		switch {
+		case i == len(ea):
+			c = 1
+		case j == len(eb):
+			c = -1
+		default:
+			c = compareEntries(ea[i].Name, ea[i].Mode == filemode.Dir, eb[j].Name, eb[j].Mode == filemode.Dir)
+		}
+		switch {
+		case c < 0:
+			if err := del(ea[i]); err != nil {
+				return err
+			}
+			i++
+		case c > 0:
+			if err := add(eb[j]); err != nil {
+				return err
+			}
+			j++
+		default:
+			x, y := ea[i], eb[j]
+			i++
+			j++
+			if x.Hash == y.Hash && x.Mode == y.Mode {
+				continue
+			}
+			p := joinPath(dir, x.Name)
+			if x.Mode == filemode.Dir {
+				if ps.descend(p) {
+					if err := tc.diffTrees(ctx, x.Hash, y.Hash, p, ps, out); err != nil {
+						return err
+					}
+				}
+				continue
+			}
+			if ps.match(p) {
+				*out = append(*out, change{
+					from: entry{p, x.Mode, x.Hash}, hasFrom: true,
+					to: entry{p, y.Mode, y.Hash}, hasTo: true,
+				})
+			}
+		}
+	}
+	return nil
+}
+
+// diffEntries compares two sides given as lists of files sorted by path.
+func diffEntries(a, b []entry) []change {
+	var out []change
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case j == len(b) || i < len(a) && a[i].path < b[j].path:
+			out = append(out, change{from: a[i], hasFrom: true})
+			i++
+		case i == len(a) || b[j].path < a[i].path:
+			out = append(out, change{to: b[j], hasTo: true})
+			j++
+		default:
+			if a[i].hash != b[j].hash || a[i].mode != b[j].mode {
+				out = append(out, change{from: a[i], hasFrom: true, to: b[j], hasTo: true})
+			}
+			i++
+			j++
+		}
+	}
+	return out
+}
+
+func sortEntries(es []entry) {
+	sort.Slice(es, func(i, j int) bool { return es[i].path < es[j].path })
+}
+
+// renameLimit caps content rename detection: go-git rebuilds a similarity
+// index per pair, so its cost grows with adds × deletes. git defaults to
+// 1000; past this limit the new files are simply scanned whole (a superset
+// of git diff's added lines, never fewer).
+const renameLimit = 200
+
+// detectRenames pairs deletions with additions, exactly or by content
+// similarity at git's default 50% threshold (go-git's rename detector),
+// and returns the changes that have a new side, sorted by path.
+func (p *processor) detectRenames(changes []change) ([]change, error) {
+	var adds, dels int
+	for _, c := range changes {
+		switch {
+		case c.hasTo && !c.hasFrom:
+			adds++
+		case c.hasFrom && !c.hasTo:
+			dels++
+		}
+	}
+	if adds > 0 && dels > 0 {
+		anchor, err := p.ov.emptyTree()
+		if err != nil {
+			return nil, fmt.Errorf("rename detection: %w", err)
+		}
+		ce := func(e entry) object.ChangeEntry {
+			name := e.path
+			if i := strings.LastIndexByte(name, '/'); i >= 0 {
+				name = name[i+1:]
+			}
+			return object.ChangeEntry{Name: e.path, Tree: anchor, TreeEntry: object.TreeEntry{Name: name, Mode: e.mode, Hash: e.hash}}
+		}
+		oc := make(object.Changes, 0, len(changes))
+		for _, c := range changes {
+			var x object.Change
+			if c.hasFrom {
+				x.From = ce(c.from)
+			}
+			if c.hasTo {
+				x.To = ce(c.to)
+			}
+			oc = append(oc, &x)
+		}
+		res, err := object.DetectRenames(oc, &object.DiffTreeOptions{
+			DetectRenames: true,
+			RenameScore:   50,
+			RenameLimit:   renameLimit,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("rename detection: %w", err)
+		}
+		changes = changes[:0]
+		for _, x := range res {
+			var c change
+			if x.From.Name != "" {
+				c.from = entry{x.From.Name, x.From.TreeEntry.Mode, x.From.TreeEntry.Hash}
+				c.hasFrom = true
+			}
+			if x.To.Name != "" {
+				c.to = entry{x.To.Name, x.To.TreeEntry.Mode, x.To.TreeEntry.Hash}
+				c.hasTo = true
+			}
+			changes = append(changes, c)
+		}
+	}
+	out := changes[:0]
+	for _, c := range changes {
+		if c.hasTo {
+			out = append(out, c)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].to.path < out[j].to.path })
+	return out, nil
+}

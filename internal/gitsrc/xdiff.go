@@ -1,0 +1,757 @@
+package gitsrc
+
+import (
+	"bytes"
+	"hash/maphash"
+)
+
+// This file holds the line diff used for every comparison. It follows the
+// algorithm of git's xdiff (Myers' O(ND) divide and conquer with git's
+// cost heuristics, git's pre-pass that discards lines without a match, and
+// git's group compaction with the indent heuristic that `git diff` enables
+// by default), so that the set of added lines, and their numbers, agree with
+// what `git diff` prints.
+
+// splitRecords splits b into records: lines including their "\n"
+// terminator. A final line without a terminator is a record too. Empty input
+// has no records. The records are sub-slices of b.
+func splitRecords(b []byte) [][]byte {
+	if len(b) == 0 {
+		return nil
+	}
+	recs := make([][]byte, 0, bytes.Count(b, []byte{'\n'})+1)
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			recs = append(recs, b)
+			break
+		}
+		recs = append(recs, b[:i+1])
+		b = b[i+1:]
+	}
+	return recs
+}
+
+// lineText strips the terminator of a record: "\n", or "\r\n".
+func lineText(rec []byte) []byte {
+	n := len(rec)
+	if n > 0 && rec[n-1] == '\n' {
+		n--
+		if n > 0 && rec[n-1] == '\r' {
+			n--
+		}
+	}
+	return rec[:n:n]
+}
+
+// diffAdded compares the records of an old and a new file and reports, for
+// each record of the new file, whether it is added.
+func diffAdded(a, b [][]byte) []bool {
+	if len(a) == 0 {
+		added := make([]bool, len(b))
+		for i := range added {
+			added[i] = true
+		}
+		return added
+	}
+	var x xenv
+	x.prepare(a, b)
+	x.recsCmp(0, len(x.f1.ha), 0, len(x.f2.ha), false)
+	x.compact(&x.f1, &x.f2)
+	x.compact(&x.f2, &x.f1)
+	return x.f2.changed[1 : len(b)+1]
+}
+
+const (
+	xdlMaxCostMin  = 256
+	xdlHeurMinCost = 256
+	xdlSnakeCnt    = 20
+	xdlKHeur       = 4
+	xdlKpdisRun    = 4
+	xdlMaxEqlimit  = 1024
+	xdlSimscanWin  = 100
+	xdlLineMax     = int(^uint(0) >> 1)
+)
+
+type xfile struct {
+	recs  [][]byte
+	class []int32 // equivalence class of each record
+	// changed has a false sentinel at both ends: changed[i+1] is record i.
+	changed []bool
+	rindex  []int   // records kept for the Myers pass
+	ha      []int32 // their classes
+}
+
+func (f *xfile) isChanged(i int) bool { return f.changed[i+1] }
+func (f *xfile) setChanged(i int, v bool) {
+	f.changed[i+1] = v
+}
+
+type xenv struct {
+	f1, f2     xfile
+	kvdf, kvdb []int // forward and backward diagonals, offset by off
+	off        int
+	mxcost     int
+}
+
+// bogosqrt is xdiff's cheap square root approximation.
+func bogosqrt(n int) int {
+	i := 1
+	for ; n > 0; n >>= 2 {
+		i <<= 1
+	}
+	return i
+}
+
+// classifier assigns one class number to all equal records.
+type classifier struct {
+	seed  maphash.Seed
+	slots []int32 // class+1; 0 is empty
+	mask  uint64
+	lines [][]byte
+	hash  []uint64
+}
+
+func newClassifier(n int) *classifier {
+	size := 16
+	for size < 2*n {
+		size <<= 1
+	}
+	return &classifier{
+		seed:  maphash.MakeSeed(),
+		slots: make([]int32, size),
+		mask:  uint64(size - 1),
+		lines: make([][]byte, 0, n),
+		hash:  make([]uint64, 0, n),
+	}
+}
+
+func (c *classifier) classify(rec []byte) int32 {
+	h := maphash.Bytes(c.seed, rec)
+	for i := h & c.mask; ; i = (i + 1) & c.mask {
+		s := c.slots[i]
+		if s == 0 {
+			id := int32(len(c.lines))
+			c.lines = append(c.lines, rec)
+			c.hash = append(c.hash, h)
+			c.slots[i] = id + 1
+			return id
+		}
+		if c.hash[s-1] == h && bytes.Equal(c.lines[s-1], rec) {
+			return s - 1
+		}
+	}
+}
+
+// prepare classifies the records, trims the common ends and discards the
+// records that cannot take part in a match, like xdl_prepare_env.
+func (x *xenv) prepare(a, b [][]byte) {
+	cf := newClassifier(len(a) + len(b))
+	x.f1.recs, x.f2.recs = a, b
+	x.f1.class = make([]int32, len(a))
+	x.f2.class = make([]int32, len(b))
+	for i, r := range a {
+		x.f1.class[i] = cf.classify(r)
+	}
+	for i, r := range b {
+		x.f2.class[i] = cf.classify(r)
+	}
+	nclass := len(cf.lines)
+	x.f1.changed = make([]bool, len(a)+2)
+	x.f2.changed = make([]bool, len(b)+2)
+
+	// Trim the common head and tail.
+	n1, n2 := len(a), len(b)
+	lim := min(n1, n2)
+	start := 0
+	for start < lim && x.f1.class[start] == x.f2.class[start] {
+		start++
+	}
+	tail := 0
+	for tail < lim-start && x.f1.class[n1-1-tail] == x.f2.class[n2-1-tail] {
+		tail++
+	}
+	end1, end2 := n1-tail-1, n2-tail-1
+
+	// Count the occurrences of each class in each whole file.
+	cnt1 := make([]int32, nclass)
+	cnt2 := make([]int32, nclass)
+	for _, c := range x.f1.class {
+		cnt1[c]++
+	}
+	for _, c := range x.f2.class {
+		cnt2[c]++
+	}
+	dis1 := make([]byte, n1+1)
+	dis2 := make([]byte, n2+1)
+	mark := func(f *xfile, dis []byte, other []int32, n, end int) {
+		mlim := min(bogosqrt(n), xdlMaxEqlimit)
+		for i := start; i <= end; i++ {
+			nm := int(other[f.class[i]])
+			switch {
+			case nm == 0:
+				dis[i] = 0
+			case nm >= mlim:
+				dis[i] = 2
+			default:
+				dis[i] = 1
+			}
+		}
+	}
+	mark(&x.f1, dis1, cnt2, n1, end1)
+	mark(&x.f2, dis2, cnt1, n2, end2)
+	keep := func(f *xfile, dis []byte, end int) {
+		f.rindex = make([]int, 0, end-start+1)
+		f.ha = make([]int32, 0, end-start+1)
+		for i := start; i <= end; i++ {
+			if dis[i] == 1 || (dis[i] == 2 && !cleanMmatch(dis, i, start, end)) {
+				f.rindex = append(f.rindex, i)
+				f.ha = append(f.ha, f.class[i])
+			} else {
+				f.setChanged(i, true)
+			}
+		}
+	}
+	keep(&x.f1, dis1, end1)
+	keep(&x.f2, dis2, end2)
+
+	nd := len(x.f1.ha) + len(x.f2.ha) + 3
+	x.kvdf = make([]int, nd)
+	x.kvdb = make([]int, nd)
+	x.off = len(x.f2.ha) + 1
+	x.mxcost = max(bogosqrt(nd), xdlMaxCostMin)
+}
+
+// cleanMmatch decides whether a line with many matches, sitting in a run of
+// lines without a match, should be discarded too (xdl_clean_mmatch).
+func cleanMmatch(dis []byte, i, s, e int) bool {
+	if i-s > xdlSimscanWin {
+		s = i - xdlSimscanWin
+	}
+	if e-i > xdlSimscanWin {
+		e = i + xdlSimscanWin
+	}
+	rdis0, rpdis0 := 0, 1
+	for r := 1; i-r >= s; r++ {
+		if dis[i-r] == 0 {
+			rdis0++
+		} else if dis[i-r] == 2 {
+			rpdis0++
+		} else {
+			break
+		}
+	}
+	if rdis0 == 0 {
+		return false
+	}
+	rdis1, rpdis1 := 0, 1
+	for r := 1; i+r <= e; r++ {
+		if dis[i+r] == 0 {
+			rdis1++
+		} else if dis[i+r] == 2 {
+			rpdis1++
+		} else {
+			break
+		}
+	}
+	if rdis1 == 0 {
+		return false
+	}
+	rdis1 += rdis0
+	rpdis1 += rpdis0
+	return rpdis1*xdlKpdisRun < rpdis1+rdis1
+}
+
+type xsplit struct {
+	i1, i2       int
+	minLo, minHi bool
+}
+
+// split finds the middle snake of the box (off1,off2)-(lim1,lim2), or a
+// good enough split point when the search gets expensive (xdl_split).
+func (x *xenv) split(off1, lim1, off2, lim2 int, needMin bool, spl *xsplit) {
+	h1, h2 := x.f1.ha, x.f2.ha
+	kf, kb, o := x.kvdf, x.kvdb, x.off
+	dmin, dmax := off1-lim2, lim1-off2
+	fmid, bmid := off1-off2, lim1-lim2
+	odd := (fmid-bmid)&1 != 0
+	fmin, fmax := fmid, fmid
+	bmin, bmax := bmid, bmid
+
+	kf[o+fmid] = off1
+	kb[o+bmid] = lim1
+
+	for ec := 1; ; ec++ {
+		gotSnake := false
+
+		if fmin > dmin {
+			fmin--
+			kf[o+fmin-1] = -1
+		} else {
+			fmin++
+		}
+		if fmax < dmax {
+			fmax++
+			kf[o+fmax+1] = -1
+		} else {
+			fmax--
+		}
+		for d := fmax; d >= fmin; d -= 2 {
+			var i1 int
+			if kf[o+d-1] >= kf[o+d+1] {
+				i1 = kf[o+d-1] + 1
+			} else {
+				i1 = kf[o+d+1]
+			}
+			prev1 := i1
+			i2 := i1 - d
+			for i1 < lim1 && i2 < lim2 && h1[i1] == h2[i2] {
+				i1++
+				i2++
+			}
+			if i1-prev1 > xdlSnakeCnt {
+				gotSnake = true
+			}
+			kf[o+d] = i1
+			if odd && bmin <= d && d <= bmax && kb[o+d] <= i1 {
+				spl.i1, spl.i2 = i1, i2
+				spl.minLo, spl.minHi = true, true
+				return
+			}
+		}
+
+		if bmin > dmin {
+			bmin--
+			kb[o+bmin-1] = xdlLineMax
+		} else {
+			bmin++
+		}
+		if bmax < dmax {
+			bmax++
+			kb[o+bmax+1] = xdlLineMax
+		} else {
+			bmax--
+		}
+		for d := bmax; d >= bmin; d -= 2 {
+			var i1 int
+			if kb[o+d-1] < kb[o+d+1] {
+				i1 = kb[o+d-1]
+			} else {
+				i1 = kb[o+d+1] - 1
+			}
+			prev1 := i1
+			i2 := i1 - d
+			for i1 > off1 && i2 > off2 && h1[i1-1] == h2[i2-1] {
+				i1--
+				i2--
+			}
+			if prev1-i1 > xdlSnakeCnt {
+				gotSnake = true
+			}
+			kb[o+d] = i1
+			if !odd && fmin <= d && d <= fmax && i1 <= kf[o+d] {
+				spl.i1, spl.i2 = i1, i2
+				spl.minLo, spl.minHi = true, true
+				return
+			}
+		}
+
+		if needMin {
+			continue
+		}
+
+		if gotSnake && ec > xdlHeurMinCost {
+			best := 0
+			for d := fmax; d >= fmin; d -= 2 {
+				dd := d - fmid
+				if dd < 0 {
+					dd = -dd
+				}
+				i1 := kf[o+d]
+				i2 := i1 - d
+				v := (i1 - off1) + (i2 - off2) - dd
+				if v > xdlKHeur*ec && v > best &&
+					off1+xdlSnakeCnt <= i1 && i1 < lim1 &&
+					off2+xdlSnakeCnt <= i2 && i2 < lim2 {
+					for k := 1; h1[i1-k] == h2[i2-k]; k++ {
+						if k == xdlSnakeCnt {
+							best = v
+							spl.i1, spl.i2 = i1, i2
+							break
+						}
+					}
+				}
+			}
+			if best > 0 {
+				spl.minLo, spl.minHi = true, false
+				return
+			}
+
+			best = 0
+			for d := bmax; d >= bmin; d -= 2 {
+				dd := d - bmid
+				if dd < 0 {
+					dd = -dd
+				}
+				i1 := kb[o+d]
+				i2 := i1 - d
+				v := (lim1 - i1) + (lim2 - i2) - dd
+				if v > xdlKHeur*ec && v > best &&
+					off1 < i1 && i1 <= lim1-xdlSnakeCnt &&
+					off2 < i2 && i2 <= lim2-xdlSnakeCnt {
+					for k := 0; h1[i1+k] == h2[i2+k]; k++ {
+						if k == xdlSnakeCnt-1 {
+							best = v
+							spl.i1, spl.i2 = i1, i2
+							break
+						}
+					}
+				}
+			}
+			if best > 0 {
+				spl.minLo, spl.minHi = false, true
+				return
+			}
+		}
+
+		if ec >= x.mxcost {
+			fbest, fbest1 := -1, -1
+			for d := fmax; d >= fmin; d -= 2 {
+				i1 := min(kf[o+d], lim1)
+				i2 := i1 - d
+				if lim2 < i2 {
+					i1 = lim2 + d
+					i2 = lim2
+				}
+				if fbest < i1+i2 {
+					fbest = i1 + i2
+					fbest1 = i1
+				}
+			}
+			bbest, bbest1 := xdlLineMax, xdlLineMax
+			for d := bmax; d >= bmin; d -= 2 {
+				i1 := max(off1, kb[o+d])
+				i2 := i1 - d
+				if i2 < off2 {
+					i1 = off2 + d
+					i2 = off2
+				}
+				if i1+i2 < bbest {
+					bbest = i1 + i2
+					bbest1 = i1
+				}
+			}
+			if (lim1+lim2)-bbest < fbest-(off1+off2) {
+				spl.i1, spl.i2 = fbest1, fbest-fbest1
+				spl.minLo, spl.minHi = true, false
+			} else {
+				spl.i1, spl.i2 = bbest1, bbest-bbest1
+				spl.minLo, spl.minHi = false, true
+			}
+			return
+		}
+	}
+}
+
+// recsCmp marks the changed records of the box, dividing it recursively
+// (xdl_recs_cmp).
+func (x *xenv) recsCmp(off1, lim1, off2, lim2 int, needMin bool) {
+	h1, h2 := x.f1.ha, x.f2.ha
+	for off1 < lim1 && off2 < lim2 && h1[off1] == h2[off2] {
+		off1++
+		off2++
+	}
+	for off1 < lim1 && off2 < lim2 && h1[lim1-1] == h2[lim2-1] {
+		lim1--
+		lim2--
+	}
+	switch {
+	case off1 == lim1:
+		for ; off2 < lim2; off2++ {
+			x.f2.setChanged(x.f2.rindex[off2], true)
+		}
+	case off2 == lim2:
+		for ; off1 < lim1; off1++ {
+			x.f1.setChanged(x.f1.rindex[off1], true)
+		}
+	default:
+		var spl xsplit
+		x.split(off1, lim1, off2, lim2, needMin, &spl)
+		x.recsCmp(off1, spl.i1, off2, spl.i2, spl.minLo)
+		x.recsCmp(spl.i1, lim1, spl.i2, lim2, spl.minHi)
+	}
+}
+
+// group is a run of changed records [start, end) in one file.
+type group struct{ start, end int }
+
+func (f *xfile) groupInit(g *group) {
+	g.start, g.end = 0, 0
+	for f.isChanged(g.end) {
+		g.end++
+	}
+}
+
+func (f *xfile) groupNext(g *group) bool {
+	if g.end == len(f.recs) {
+		return false
+	}
+	g.start = g.end + 1
+	g.end = g.start
+	for f.isChanged(g.end) {
+		g.end++
+	}
+	return true
+}
+
+func (f *xfile) groupPrevious(g *group) bool {
+	if g.start == 0 {
+		return false
+	}
+	g.end = g.start - 1
+	g.start = g.end
+	for f.isChanged(g.start - 1) {
+		g.start--
+	}
+	return true
+}
+
+func (f *xfile) groupSlideDown(g *group) bool {
+	if g.end < len(f.recs) && f.class[g.start] == f.class[g.end] {
+		f.setChanged(g.start, false)
+		g.start++
+		f.setChanged(g.end, true)
+		g.end++
+		for f.isChanged(g.end) {
+			g.end++
+		}
+		return true
+	}
+	return false
+}
+
+func (f *xfile) groupSlideUp(g *group) bool {
+	if g.start > 0 && f.class[g.start-1] == f.class[g.end-1] {
+		g.start--
+		f.setChanged(g.start, true)
+		g.end--
+		f.setChanged(g.end, false)
+		for f.isChanged(g.start - 1) {
+			g.start--
+		}
+		return true
+	}
+	return false
+}
+
+const (
+	maxIndent                       = 200
+	maxBlanks                       = 20
+	startOfFilePenalty              = 1
+	endOfFilePenalty                = 21
+	totalBlankWeight                = -30
+	postBlankWeight                 = 6
+	relativeIndentPenalty           = -4
+	relativeIndentWithBlankPenalty  = 10
+	relativeOutdentPenalty          = 24
+	relativeOutdentWithBlankPenalty = 17
+	relativeDedentPenalty           = 23
+	relativeDedentWithBlankPenalty  = 17
+	indentWeight                    = 60
+	indentHeuristicMaxSliding       = 100
+)
+
+// getIndent returns the indentation of a record (tabs to multiples of 8),
+// or -1 for a blank record.
+func getIndent(rec []byte) int {
+	ret := 0
+	for _, c := range rec {
+		switch c {
+		case ' ':
+			ret++
+		case '\t':
+			ret += 8 - ret%8
+		case '\n', '\r':
+		default:
+			return ret
+		}
+		if ret >= maxIndent {
+			return maxIndent
+		}
+	}
+	return -1
+}
+
+type splitMeasure struct {
+	endOfFile  bool
+	indent     int
+	preBlank   int
+	preIndent  int
+	postBlank  int
+	postIndent int
+}
+
+type splitScore struct{ effectiveIndent, penalty int }
+
+func (f *xfile) measureSplit(split int, m *splitMeasure) {
+	if split >= len(f.recs) {
+		m.endOfFile = true
+		m.indent = -1
+	} else {
+		m.endOfFile = false
+		m.indent = getIndent(f.recs[split])
+	}
+	m.preBlank, m.preIndent = 0, -1
+	for i := split - 1; i >= 0; i-- {
+		m.preIndent = getIndent(f.recs[i])
+		if m.preIndent != -1 {
+			break
+		}
+		m.preBlank++
+		if m.preBlank == maxBlanks {
+			m.preIndent = 0
+			break
+		}
+	}
+	m.postBlank, m.postIndent = 0, -1
+	for i := split + 1; i < len(f.recs); i++ {
+		m.postIndent = getIndent(f.recs[i])
+		if m.postIndent != -1 {
+			break
+		}
+		m.postBlank++
+		if m.postBlank == maxBlanks {
+			m.postIndent = 0
+			break
+		}
+	}
+}
+
+func scoreAddSplit(m *splitMeasure, s *splitScore) {
+	if m.preIndent == -1 && m.preBlank == 0 {
+		s.penalty += startOfFilePenalty
+	}
+	if m.endOfFile {
+		s.penalty += endOfFilePenalty
+	}
+	postBlank := 0
+	if m.indent == -1 {
+		postBlank = 1 + m.postBlank
+	}
+	totalBlank := m.preBlank + postBlank
+	s.penalty += totalBlankWeight * totalBlank
+	s.penalty += postBlankWeight * postBlank
+	indent := m.indent
+	if indent == -1 {
+		indent = m.postIndent
+	}
+	anyBlanks := totalBlank != 0
+	s.effectiveIndent += indent
+	switch {
+	case indent == -1, m.preIndent == -1:
+	case indent > m.preIndent:
+		if anyBlanks {
+			s.penalty += relativeIndentWithBlankPenalty
+		} else {
+			s.penalty += relativeIndentPenalty
+		}
+	case indent == m.preIndent:
+	default:
+		if m.postIndent != -1 && m.postIndent > indent {
+			if anyBlanks {
+				s.penalty += relativeOutdentWithBlankPenalty
+			} else {
+				s.penalty += relativeOutdentPenalty
+			}
+		} else {
+			if anyBlanks {
+				s.penalty += relativeDedentWithBlankPenalty
+			} else {
+				s.penalty += relativeDedentPenalty
+			}
+		}
+	}
+}
+
+func scoreCmp(s1, s2 *splitScore) int {
+	cmp := 0
+	if s1.effectiveIndent > s2.effectiveIndent {
+		cmp = 1
+	} else if s1.effectiveIndent < s2.effectiveIndent {
+		cmp = -1
+	}
+	return indentWeight*cmp + (s1.penalty - s2.penalty)
+}
+
+// compact slides groups of changes in f to line them up with changes in
+// the other file, or else to the place the indent heuristic prefers
+// (xdl_change_compact).
+func (x *xenv) compact(f, fo *xfile) {
+	var g, gx group
+	f.groupInit(&g)
+	fo.groupInit(&gx)
+	for {
+		if g.end != g.start {
+			var groupsize, earliestEnd int
+			endMatchingOther := -1
+			for {
+				groupsize = g.end - g.start
+				endMatchingOther = -1
+				for f.groupSlideUp(&g) {
+					fo.groupPrevious(&gx)
+				}
+				earliestEnd = g.end
+				if gx.end > gx.start {
+					endMatchingOther = g.end
+				}
+				for f.groupSlideDown(&g) {
+					fo.groupNext(&gx)
+					if gx.end > gx.start {
+						endMatchingOther = g.end
+					}
+				}
+				if groupsize == g.end-g.start {
+					break
+				}
+			}
+			switch {
+			case g.end == earliestEnd:
+			case endMatchingOther != -1:
+				for gx.end == gx.start {
+					f.groupSlideUp(&g)
+					fo.groupPrevious(&gx)
+				}
+			default:
+				shift := earliestEnd
+				if g.end-groupsize-1 > shift {
+					shift = g.end - groupsize - 1
+				}
+				if g.end-indentHeuristicMaxSliding > shift {
+					shift = g.end - indentHeuristicMaxSliding
+				}
+				bestShift := -1
+				var best splitScore
+				for ; shift <= g.end; shift++ {
+					var m splitMeasure
+					var score splitScore
+					f.measureSplit(shift, &m)
+					scoreAddSplit(&m, &score)
+					f.measureSplit(shift-groupsize, &m)
+					scoreAddSplit(&m, &score)
+					if bestShift == -1 || scoreCmp(&score, &best) <= 0 {
+						best = score
+						bestShift = shift
+					}
+				}
+				for g.end > bestShift {
+					f.groupSlideUp(&g)
+					fo.groupPrevious(&gx)
+				}
+			}
+		}
+		if !f.groupNext(&g) {
+			break
+		}
+		fo.groupNext(&gx)
+	}
+}

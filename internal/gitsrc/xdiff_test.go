@@ -1,0 +1,256 @@
+package gitsrc
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestSplitRecords(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string // texts
+	}{
+		{"", nil},
+		{"a", []string{"a"}},
+		{"a\n", []string{"a"}},
+		{"a\r\nb", []string{"a", "b"}},
+		{"\n\n", []string{"", ""}},
+		{"a\rb\n", []string{"a\rb"}},
+		{"x\r", []string{"x\r"}},
+		{"\r\n", []string{""}},
+	}
+	for _, tt := range tests {
+		recs := splitRecords([]byte(tt.in))
+		var got []string
+		for _, r := range recs {
+			got = append(got, string(lineText(r)))
+		}
+		if strings.Join(got, "|") != strings.Join(tt.want, "|") || len(got) != len(tt.want) {
+			t.Errorf("splitRecords(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func FuzzSplitLines(f *testing.F) {
+	for _, s := range []string{"", "a", "a\n", "a\r\n", "\r", "\r\r\n", "a\nb\r\nc", "\n\n\r\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		recs := splitRecords(in)
+		var joined []byte
+		for i, r := range recs {
+			if len(r) == 0 {
+				t.Fatalf("empty record %d", i)
+			}
+			if i < len(recs)-1 && r[len(r)-1] != '\n' {
+				t.Fatalf("record %d lacks a terminator", i)
+			}
+			if bytes.IndexByte(r[:len(r)-1], '\n') >= 0 {
+				t.Fatalf("record %d holds a newline", i)
+			}
+			txt := lineText(r)
+			if bytes.IndexByte(txt, '\n') >= 0 {
+				t.Fatalf("text %d holds a newline", i)
+			}
+			// The text plus its terminator is the record.
+			term := r[len(txt):]
+			switch string(term) {
+			case "", "\n", "\r\n":
+			default:
+				t.Fatalf("record %d: bad terminator %q", i, term)
+			}
+			if string(term) == "" && i != len(recs)-1 {
+				t.Fatalf("record %d: missing terminator", i)
+			}
+			if string(term) == "\n" && len(txt) > 0 && txt[len(txt)-1] == '\r' {
+				t.Fatalf("record %d: CR left in text before LF", i)
+			}
+			joined = append(joined, txt...)
+			joined = append(joined, term...)
+		}
+		if !bytes.Equal(joined, in) {
+			t.Fatalf("round trip differs")
+		}
+		// Diffing against nothing adds every line; against itself, none.
+		for i, a := range diffAdded(nil, recs) {
+			if !a {
+				t.Fatalf("line %d not added against empty", i)
+			}
+		}
+		for i, a := range diffAdded(recs, recs) {
+			if a {
+				t.Fatalf("line %d added against itself", i)
+			}
+		}
+	})
+}
+
+// gitEnv returns an environment that isolates git from the user's and the
+// system's configuration.
+func gitEnv(home string) []string {
+	env := []string{}
+	for _, e := range os.Environ() {
+		if strings.HasPrefix(e, "GIT_") || strings.HasPrefix(e, "HOME=") || strings.HasPrefix(e, "XDG_CONFIG_HOME=") {
+			continue
+		}
+		env = append(env, e)
+	}
+	return append(env,
+		"GIT_CONFIG_NOSYSTEM=1",
+		"HOME="+home,
+		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
+		"GIT_AUTHOR_NAME=Test", "GIT_AUTHOR_EMAIL=test@example.invalid",
+		"GIT_COMMITTER_NAME=Test", "GIT_COMMITTER_EMAIL=test@example.invalid",
+		"LC_ALL=C",
+	)
+}
+
+func needGit(t testing.TB) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git binary not available")
+	}
+}
+
+// randomText builds text from a small vocabulary so that lines repeat,
+// which is where diff algorithms disagree.
+func randomText(r *rand.Rand, n int, vocab []string) []string {
+	lines := make([]string, n)
+	for i := range lines {
+		lines[i] = vocab[r.Intn(len(vocab))]
+	}
+	return lines
+}
+
+func mutate(r *rand.Rand, lines []string, vocab []string, edits int) []string {
+	out := append([]string(nil), lines...)
+	for e := 0; e < edits; e++ {
+		pos := 0
+		if len(out) > 0 {
+			pos = r.Intn(len(out) + 1)
+		}
+		n := 1 + r.Intn(6)
+		switch r.Intn(3) {
+		case 0: // insert
+			ins := randomText(r, n, vocab)
+			out = append(out[:pos], append(ins, out[pos:]...)...)
+		case 1: // delete
+			end := min(pos+n, len(out))
+			out = append(out[:pos], out[end:]...)
+		default: // replace
+			end := min(pos+n, len(out))
+			ins := randomText(r, n, vocab)
+			out = append(out[:pos], append(ins, out[end:]...)...)
+		}
+	}
+	return out
+}
+
+func joinLines(lines []string, eol string, finalNewline bool) string {
+	s := strings.Join(lines, eol)
+	if finalNewline && len(lines) > 0 {
+		s += eol
+	}
+	return s
+}
+
+// TestDiffMatchesGit compares the added lines of diffAdded with
+// `git diff --no-index` on many random file pairs, including large ones
+// that trigger xdiff's cost heuristics.
+func TestDiffMatchesGit(t *testing.T) {
+	needGit(t)
+	dir := t.TempDir()
+	r := rand.New(rand.NewSource(42))
+	vocabs := [][]string{
+		{"a", "b", "c", "", "}", "{"},
+		{"func f() {", "\treturn x", "}", "", "\tif y {", "\t\tz()", "\t}", "// c"},
+		{"x", "y"},
+		{"  one", "    two", "", "three", "  }", "{", "\t\tfour"},
+	}
+	var want []addedLine
+	ours := map[string][2][]byte{}
+	for i := 0; i < 400; i++ {
+		vocab := vocabs[r.Intn(len(vocabs))]
+		n := r.Intn(40)
+		edits := 1 + r.Intn(5)
+		if i%50 == 0 {
+			n, edits = 3000+r.Intn(2000), 400+r.Intn(400)
+		}
+		if i%50 == 1 {
+			// Long unique texts with few edits.
+			vocab = nil
+			for k := 0; k < 5000; k++ {
+				vocab = append(vocab, fmt.Sprintf("line %d", k))
+			}
+			n, edits = 2000, 30
+		}
+		old := randomText(r, n, vocab)
+		nw := mutate(r, old, vocab, edits)
+		eol := "\n"
+		if r.Intn(10) == 0 {
+			eol = "\r\n"
+		}
+		a := joinLines(old, eol, r.Intn(5) != 0)
+		b := joinLines(nw, eol, r.Intn(5) != 0)
+		name := fmt.Sprintf("f%03d", i)
+		ours[name] = [2][]byte{[]byte(a), []byte(b)}
+		for _, d := range []string{"a", "b"} {
+			if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(dir, "a", name), []byte(a), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "b", name), []byte(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command("git", "-c", "core.quotePath=false", "diff", "--no-index", "--no-color", "--no-ext-diff", "a", "b")
+	cmd.Dir = dir
+	cmd.Env = gitEnv(dir)
+	out, err := cmd.Output()
+	if err != nil {
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+			t.Fatalf("git diff --no-index: %v", err)
+		}
+	}
+	for _, a := range parseGitPatch(t, out, "") {
+		a.Path = strings.TrimPrefix(a.Path, "b/")
+		want = append(want, a)
+	}
+	var got []addedLine
+	for name, p := range ours {
+		recs := splitRecords(p[1])
+		for i, ad := range diffAdded(splitRecords(p[0]), recs) {
+			if ad {
+				got = append(got, addedLine{Path: name, Line: i + 1, Text: string(lineText(recs[i]))})
+			}
+		}
+	}
+	if len(want) == 0 {
+		t.Fatal("git reported no added lines")
+	}
+	compareAdded(t, "random pairs", got, want)
+}
+
+func BenchmarkDiffAdded(b *testing.B) {
+	r := rand.New(rand.NewSource(1))
+	var vocab []string
+	for k := 0; k < 3000; k++ {
+		vocab = append(vocab, fmt.Sprintf("\tline %d", k))
+	}
+	old := randomText(r, 5000, vocab)
+	nw := mutate(r, old, vocab, 20)
+	a, c := splitRecords([]byte(joinLines(old, "\n", true))), splitRecords([]byte(joinLines(nw, "\n", true)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		diffAdded(a, c)
+	}
+}

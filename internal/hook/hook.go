@@ -1,0 +1,343 @@
+// Package hook reads Claude Code's PreToolUse hook payload and finds the
+// `git commit` invocations in a Bash command, so that privscan can scan
+// what each would commit before it runs.
+//
+// Finding commits is a pure function of the command text: no file is read
+// and no catalog is loaded, so a command that commits nothing is let
+// through in microseconds.
+package hook
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// MaxPayload bounds the hook payload read from stdin.
+const MaxPayload = 4 << 20
+
+// Payload is the part of a PreToolUse payload privscan reads.
+type Payload struct {
+	SessionID     string    `json:"session_id"`
+	Cwd           string    `json:"cwd"`
+	HookEventName string    `json:"hook_event_name"`
+	ToolName      string    `json:"tool_name"`
+	ToolInput     ToolInput `json:"tool_input"`
+}
+
+// ToolInput is the Bash tool's input.
+type ToolInput struct {
+	Command string `json:"command"`
+}
+
+// ErrMalformed is returned (wrapped) by Parse for a payload that is not a
+// JSON object of the expected shape. Its text never quotes the payload.
+var ErrMalformed = errors.New("malformed hook payload")
+
+// Parse reads a payload from r (at most MaxPayload bytes).
+func Parse(r io.Reader) (*Payload, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxPayload+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading the hook payload: %w", err)
+	}
+	if len(data) > MaxPayload {
+		return nil, fmt.Errorf("%w: larger than %d MiB", ErrMalformed, MaxPayload>>20)
+	}
+	var p Payload
+	if err := json.Unmarshal(data, &p); err != nil {
+		// json's messages quote bytes of the input: report the kind only.
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			return nil, fmt.Errorf("%w: invalid JSON at byte %d", ErrMalformed, se.Offset)
+		case errors.As(err, &te):
+			return nil, fmt.Errorf("%w: field %s has the wrong type", ErrMalformed, te.Field)
+		}
+		return nil, fmt.Errorf("%w: not a JSON object", ErrMalformed)
+	}
+	return &p, nil
+}
+
+// Commit is one `git commit` found in a command.
+type Commit struct {
+	// Dir is the directory git runs in, after `cd` and `git -C`; relative
+	// to the payload's cwd when that was not absolute.
+	Dir string
+	// All is set by -a/--all: modified tracked files are committed too.
+	All bool
+	// Include is set by -i/--include: Paths are added to the staged changes
+	// rather than committed alone.
+	Include bool
+	// Paths are the pathspecs after the options: `git commit <paths>`
+	// commits those files' working-tree content.
+	Paths []string
+	// Messages are the -m values, in order (one paragraph each).
+	Messages []string
+	// MessageFile is the -F/--file argument ("-" for stdin), relative to
+	// Dir unless absolute.
+	MessageFile string
+	// Stdin is the body of a here-document given to the command, used
+	// when MessageFile is "-".
+	Stdin string
+	// DirUnknown is set when the directory could not be followed (cd to a
+	// variable or `cd -`): Dir is then the last known directory.
+	DirUnknown bool
+}
+
+// Commits returns the `git commit` invocations in a shell command, in
+// order, with the directory each runs in, starting from cwd. It follows
+// `cd`, `git -C`, environment prefixes (`FOO=1 git commit`), `env`,
+// `command`, `sudo`-style wrappers, `sh -c '…'` and every list operator
+// (&&, ||, ;, |, &, newlines, subshells). Commands inside $(...) and
+// backquotes are not looked into.
+func Commits(command, cwd string) []Commit {
+	var out []Commit
+	dir, unknown := cwd, false
+	for _, sc := range splitCommands(command) {
+		words := sc.words
+		words = skipPrefix(words)
+		if len(words) == 0 {
+			continue
+		}
+		switch base := path.Base(filepath.ToSlash(words[0])); base {
+		case "cd", "pushd":
+			if len(words) < 2 || words[1] == "-" || strings.ContainsAny(words[1], "$`~") {
+				unknown = true
+				continue
+			}
+			dir = joinDir(dir, words[1])
+		case "sh", "bash", "zsh", "dash", "ksh":
+			// sh -c '…': the script runs in the same directory.
+			for i := 1; i+1 < len(words); i++ {
+				if strings.HasPrefix(words[i], "-") && strings.Contains(words[i], "c") && !strings.HasPrefix(words[i], "--") {
+					for _, c := range Commits(words[i+1], dir) {
+						c.DirUnknown = c.DirUnknown || unknown
+						out = append(out, c)
+					}
+					break
+				}
+			}
+		case "git":
+			c, ok := parseGit(words[1:], dir)
+			if !ok {
+				continue
+			}
+			c.DirUnknown = unknown
+			c.Stdin = sc.stdin
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func joinDir(dir, p string) string {
+	if filepath.IsAbs(p) || dir == "" {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(dir, p)
+}
+
+// skipPrefix drops variable assignments and wrapper commands in front of
+// the command proper.
+func skipPrefix(w []string) []string {
+	for len(w) > 0 {
+		switch {
+		case isAssignment(w[0]):
+			w = w[1:]
+		case w[0] == "env":
+			w = w[1:]
+			for len(w) > 0 && (strings.HasPrefix(w[0], "-") || isAssignment(w[0])) {
+				if w[0] == "-u" || w[0] == "--unset" || w[0] == "-C" || w[0] == "--chdir" {
+					w = w[min(2, len(w)):]
+					continue
+				}
+				w = w[1:]
+			}
+		case shellKeywords[w[0]]:
+			w = w[1:]
+		case w[0] == "command" || w[0] == "builtin" || w[0] == "exec" || w[0] == "nohup" || w[0] == "time" || w[0] == "nice" || w[0] == "sudo" || w[0] == "doas":
+			w = w[1:]
+			for len(w) > 0 && strings.HasPrefix(w[0], "-") {
+				w = w[1:]
+			}
+		default:
+			return w
+		}
+	}
+	return w
+}
+
+// shellKeywords may precede a command in a list: `if git commit …; then`.
+var shellKeywords = map[string]bool{
+	"if": true, "then": true, "else": true, "elif": true, "while": true, "until": true,
+	"do": true, "!": true, "{": true,
+}
+
+func isAssignment(s string) bool {
+	i := strings.IndexByte(s, '=')
+	if i <= 0 {
+		return false
+	}
+	for j, r := range s[:i] {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || j > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// gitValueOpts are git's global options that take a separate value.
+var gitValueOpts = map[string]bool{
+	"-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true,
+	"--super-prefix": true, "--config-env": true,
+}
+
+// parseGit reads git's global options and, when the subcommand is commit,
+// its arguments.
+func parseGit(args []string, dir string) (Commit, bool) {
+	for len(args) > 0 {
+		a := args[0]
+		switch {
+		case a == "-C" && len(args) > 1:
+			dir = joinDir(dir, args[1])
+			args = args[2:]
+		case strings.HasPrefix(a, "--work-tree="):
+			dir = joinDir(dir, strings.TrimPrefix(a, "--work-tree="))
+			args = args[1:]
+		case a == "--work-tree" && len(args) > 1:
+			dir = joinDir(dir, args[1])
+			args = args[2:]
+		case gitValueOpts[a]:
+			args = args[min(2, len(args)):]
+		case strings.HasPrefix(a, "-"):
+			args = args[1:]
+		case a == "commit":
+			return parseCommit(args[1:], dir), true
+		default:
+			return Commit{}, false
+		}
+	}
+	return Commit{}, false
+}
+
+// commitValueOpts are git commit's long options that take a value (as
+// --opt=value or --opt value).
+var commitValueOpts = map[string]bool{
+	"message": true, "file": true, "author": true, "date": true,
+	"reuse-message": true, "reedit-message": true, "fixup": true,
+	"squash": true, "template": true, "cleanup": true, "trailer": true,
+	"pathspec-from-file": true,
+}
+
+func parseCommit(args []string, dir string) Commit {
+	c := Commit{Dir: dir}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		next := func() string {
+			if i+1 < len(args) {
+				i++
+				return args[i]
+			}
+			return ""
+		}
+		switch {
+		case a == "--":
+			c.Paths = append(c.Paths, args[i+1:]...)
+			return c
+		case strings.HasPrefix(a, "--"):
+			name, val, hasVal := strings.Cut(a[2:], "=")
+			if commitValueOpts[name] && !hasVal {
+				val = next()
+			}
+			switch name {
+			case "all":
+				c.All = true
+			case "include":
+				c.Include = true
+			case "message":
+				c.Messages = append(c.Messages, val)
+			case "file":
+				c.MessageFile = val
+			}
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			c.shortCluster(a[1:], next)
+		default:
+			c.Paths = append(c.Paths, a)
+		}
+	}
+	return c
+}
+
+// shortCluster reads a cluster of short options such as -am or -mtext.
+func (c *Commit) shortCluster(cl string, next func() string) {
+	for j := 0; j < len(cl); j++ {
+		switch cl[j] {
+		case 'a':
+			c.All = true
+		case 'i':
+			c.Include = true
+		case 'm', 'F', 'C', 'c', 't':
+			val := cl[j+1:]
+			if val == "" {
+				val = next()
+			}
+			switch cl[j] {
+			case 'm':
+				c.Messages = append(c.Messages, val)
+			case 'F':
+				c.MessageFile = val
+			}
+			return
+		case 'S', 'u':
+			return // optional value, attached only
+		}
+	}
+}
+
+// Message returns the commit message given with -m (paragraphs joined by
+// a blank line, as git does), with a `$(cat <<'EOF' … EOF)` wrapper
+// removed.
+func (c *Commit) Message() string {
+	parts := make([]string, len(c.Messages))
+	for i, m := range c.Messages {
+		parts[i] = unwrapHeredoc(m)
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// unwrapHeredoc returns the body of `$(cat <<'EOF'\n…\nEOF\n)`, the form
+// agents use for multi-line messages, or s unchanged.
+func unwrapHeredoc(s string) string {
+	t := strings.TrimSpace(s)
+	if !strings.HasPrefix(t, "$(") || !strings.HasSuffix(t, ")") {
+		return s
+	}
+	inner := strings.TrimSpace(t[2 : len(t)-1])
+	first, body, ok := strings.Cut(inner, "\n")
+	if !ok {
+		return s
+	}
+	fs := strings.Fields(first)
+	if len(fs) < 2 || fs[0] != "cat" || !strings.HasPrefix(fs[1], "<<") {
+		return s
+	}
+	delim := strings.Trim(strings.TrimLeft(strings.TrimPrefix(fs[1], "<<"), "-"), `'"`)
+	if delim == "" && len(fs) > 2 {
+		delim = strings.Trim(fs[2], `'"`)
+	}
+	if delim == "" {
+		return s
+	}
+	lines := strings.Split(body, "\n")
+	for i, l := range lines {
+		if strings.TrimLeft(l, "\t") == delim {
+			return strings.Join(lines[:i], "\n")
+		}
+	}
+	return s
+}

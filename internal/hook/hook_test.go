@@ -1,0 +1,151 @@
+package hook
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestCommits(t *testing.T) {
+	type c = Commit
+	tests := []struct {
+		cmd  string
+		want []Commit
+	}{
+		{"ls -la", nil},
+		{"git status && git diff", nil},
+		{"echo git commit", nil},
+		{"git log --grep commit", nil},
+		{"grep -r 'git commit' .", nil},
+		{"git commitx", nil},
+		{"git commit", []c{{Dir: "/w"}}},
+		{"git commit -m 'Fix it'", []c{{Dir: "/w", Messages: []string{"Fix it"}}}},
+		{`git commit -am "Fix it"`, []c{{Dir: "/w", All: true, Messages: []string{"Fix it"}}}},
+		{"git commit -a -m x -m y", []c{{Dir: "/w", All: true, Messages: []string{"x", "y"}}}},
+		{"git commit -mshort", []c{{Dir: "/w", Messages: []string{"short"}}}},
+		{"git commit --message=long --all", []c{{Dir: "/w", All: true, Messages: []string{"long"}}}},
+		{"git commit --message long", []c{{Dir: "/w", Messages: []string{"long"}}}},
+		{"git -C sub commit -q", []c{{Dir: "/w/sub"}}},
+		{"git -C /abs -C rel commit", []c{{Dir: "/abs/rel"}}},
+		{"git -c user.name=X --no-pager commit", []c{{Dir: "/w"}}},
+		{"git --work-tree=/t commit", []c{{Dir: "/t"}}},
+		{"git add . && git commit -m wip", []c{{Dir: "/w", Messages: []string{"wip"}}}},
+		{"git add -A; git commit -m a; git push", []c{{Dir: "/w", Messages: []string{"a"}}}},
+		{"make test || git commit -m b", []c{{Dir: "/w", Messages: []string{"b"}}}},
+		{"git add .\ngit commit -m c", []c{{Dir: "/w", Messages: []string{"c"}}}},
+		{"GIT_AUTHOR_NAME=x FOO=1 git commit", []c{{Dir: "/w"}}},
+		{"env -u X A=1 git commit", []c{{Dir: "/w"}}},
+		{"command git commit", []c{{Dir: "/w"}}},
+		{"/usr/bin/git commit", []c{{Dir: "/w"}}},
+		{"cd repo && git commit -m d", []c{{Dir: "/w/repo", Messages: []string{"d"}}}},
+		{"cd $X && git commit", []c{{Dir: "/w", DirUnknown: true}}},
+		{"(cd a && git commit)", []c{{Dir: "/w/a"}}},
+		{"if git commit -m e; then echo ok; fi", []c{{Dir: "/w", Messages: []string{"e"}}}},
+		{"git commit file.go -m f", []c{{Dir: "/w", Paths: []string{"file.go"}, Messages: []string{"f"}}}},
+		{"git commit -i a.go -- b.go", []c{{Dir: "/w", Include: true, Paths: []string{"a.go", "b.go"}}}},
+		{"git commit -F msg.txt", []c{{Dir: "/w", MessageFile: "msg.txt"}}},
+		{"git commit --file=- <<'EOF'\nsubject\n\nbody\nEOF\necho done", []c{{Dir: "/w", MessageFile: "-", Stdin: "subject\n\nbody\n"}}},
+		{"git commit -F - <<< 'one line'", []c{{Dir: "/w", MessageFile: "-", Stdin: "one line"}}},
+		{"git commit -m x >/dev/null 2>&1", []c{{Dir: "/w", Messages: []string{"x"}}}},
+		{"git commit -m x 2>err.log", []c{{Dir: "/w", Messages: []string{"x"}}}},
+		{"git commit -m x &> out", []c{{Dir: "/w", Messages: []string{"x"}}}},
+		{"git commit -m x # git commit in a comment", []c{{Dir: "/w", Messages: []string{"x"}}}},
+		{`git commit -m "a \"quoted\" word"`, []c{{Dir: "/w", Messages: []string{`a "quoted" word`}}}},
+		{"git commit -m it\\'s", []c{{Dir: "/w", Messages: []string{"it's"}}}},
+		{"git commit --amend --no-edit", []c{{Dir: "/w"}}},
+		{"git commit -S -m s", []c{{Dir: "/w", Messages: []string{"s"}}}},
+		{"git commit -qvm v", []c{{Dir: "/w", Messages: []string{"v"}}}},
+		{"git -C a commit && git -C b commit", []c{{Dir: "/w/a"}, {Dir: "/w/b"}}},
+		{"echo $(git commit -m inner)", nil},
+		{"bash -c 'cd x && git commit -m in'", []c{{Dir: "/w/x", Messages: []string{"in"}}}},
+		{"sh -ec \"git commit\"", []c{{Dir: "/w"}}},
+	}
+	for _, tc := range tests {
+		got := Commits(tc.cmd, "/w")
+		if len(got) == 0 && len(tc.want) == 0 {
+			continue
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Commits(%q)\n got %+v\nwant %+v", tc.cmd, got, tc.want)
+		}
+	}
+}
+
+func TestHeredocMessage(t *testing.T) {
+	cmd := "git commit -m \"$(cat <<'EOF'\nAdd login (for \"Jane\")\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)\" && git push"
+	got := Commits(cmd, "/w")
+	if len(got) != 1 {
+		t.Fatalf("commits: %+v", got)
+	}
+	want := "Add login (for \"Jane\")\n\nCo-Authored-By: Claude <noreply@anthropic.com>"
+	if m := got[0].Message(); m != want {
+		t.Fatalf("message %q, want %q", m, want)
+	}
+	// Paragraphs of several -m are joined by a blank line.
+	if m := Commits("git commit -m a -m b", "/w")[0].Message(); m != "a\n\nb" {
+		t.Fatalf("message %q", m)
+	}
+	// Not a cat here-document: kept as written.
+	if m := Commits(`git commit -m "$(date)"`, "/w")[0].Message(); m != "$(date)" {
+		t.Fatalf("message %q", m)
+	}
+}
+
+func TestParse(t *testing.T) {
+	p, err := Parse(strings.NewReader(`{"session_id":"s","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git commit","description":"d"},"extra":1}`))
+	if err != nil || p.ToolName != "Bash" || p.ToolInput.Command != "git commit" || p.Cwd != "/w" {
+		t.Fatalf("Parse: %+v, %v", p, err)
+	}
+	const secret = "SECRET-PAYLOAD-TEXT"
+	for _, in := range []string{
+		"", "not json " + secret, `{"tool_input": "` + secret + `"}`, `["` + secret + `"]`,
+		`{"tool_name": 5}`, `{"cwd": "` + secret, strings.Repeat(" ", MaxPayload+1),
+	} {
+		_, err := Parse(strings.NewReader(in))
+		if !errors.Is(err, ErrMalformed) {
+			t.Errorf("Parse(%.40q): %v, want ErrMalformed", in, err)
+			continue
+		}
+		if strings.Contains(err.Error(), secret) || strings.Contains(err.Error(), "SECRET") {
+			t.Errorf("error quotes the payload: %v", err)
+		}
+	}
+}
+
+func FuzzCommits(f *testing.F) {
+	for _, s := range []string{
+		"git commit -am x", "cd a && git -C b commit -- p", "git commit -F - <<EOF\nx\nEOF\n",
+		"echo \"$(cat <<'E'\n)\nE\n)\"", "a 2>&1 | b &> c; d <<<e", "'unterminated", "\"$(", "`x", "git commit -m",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		cs := Commits(s, "/w")
+		for _, c := range cs {
+			if c.Dir == "" {
+				t.Fatalf("empty Dir for %q", s)
+			}
+			_ = c.Message()
+		}
+		// Anything without the word commit has no commit.
+		if !strings.Contains(s, "commit") && len(cs) > 0 {
+			t.Fatalf("commit found in %q", s)
+		}
+	})
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add(`{"tool_name":"Bash","tool_input":{"command":"ls"}}`)
+	f.Add(`{"tool_input":{"command":7}}`)
+	f.Add(`nope`)
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := Parse(strings.NewReader(s))
+		if err == nil && p == nil {
+			t.Fatal("nil payload without error")
+		}
+		if err != nil && len(s) > 8 && strings.Contains(err.Error(), s) {
+			t.Fatalf("error quotes the input: %v", err)
+		}
+	})
+}

@@ -1,0 +1,569 @@
+// Package mcpserver is privscan's MCP server (SPEC §6): the tools
+// load_context, scan_diff, scan_text and redact_text, served over stdio or
+// Streamable HTTP on a loopback address.
+//
+// The catalog never crosses the MCP boundary: tools return rule IDs,
+// categories, locations and counts, never a catalog value or matched text;
+// errors are tool results with isError set and a {"code","message"} JSON
+// body whose message is value-free. Every call appends one line to the
+// audit log (see AuditPath). Catalogs are compiled once and recompiled
+// when their source changes. Repositories and paths are confined to the
+// server's working directory and its --root directories, symlinks
+// resolved.
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/privscan/privscan/broker"
+	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/internal/config"
+	"github.com/privscan/privscan/internal/engine"
+	"github.com/privscan/privscan/internal/gitsrc"
+	"github.com/privscan/privscan/scanner"
+)
+
+// Options configure a Server.
+type Options struct {
+	// Dir is the working directory, the first root; "" means ".".
+	Dir string
+	// Roots are further directories a caller may scan (--root).
+	Roots []string
+	// Getenv reads the environment: the broker's variables, PRIVSCAN_AGENT,
+	// XDG_STATE_HOME and HOME. nil means os.Getenv.
+	Getenv func(string) string
+	// Stderr receives diagnostics. nil means os.Stderr.
+	Stderr io.Writer
+	// Version is privscan's version, reported in serverInfo and replies.
+	Version string
+	// AuditPath overrides the audit log's location; "" means
+	// AuditPath(Getenv).
+	AuditPath string
+}
+
+// Server is privscan's MCP server. It is safe for concurrent calls.
+type Server struct {
+	mcp     *server.MCPServer
+	cache   *catalogCache
+	secrets *engine.Secrets // one per process: gitleaks' rules compile once
+	roots   roots
+	audit   *auditLog
+	getenv  func(string) string
+	stderr  io.Writer
+	version string
+}
+
+// New returns a Server. It fails when a root does not exist.
+func New(o Options) (*Server, error) {
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.Stderr == nil {
+		o.Stderr = os.Stderr
+	}
+	if o.Dir == "" {
+		o.Dir = "."
+	}
+	if o.Version == "" {
+		o.Version = "devel"
+	}
+	rs, err := newRoots(append([]string{o.Dir}, o.Roots...))
+	if err != nil {
+		return nil, err
+	}
+	b, err := broker.Open(broker.Options{Getenv: o.Getenv})
+	if err != nil {
+		return nil, err
+	}
+	ap := o.AuditPath
+	if ap == "" {
+		ap = AuditPath(o.Getenv)
+	}
+	s := &Server{
+		cache:   newCatalogCache(b),
+		secrets: &engine.Secrets{},
+		roots:   rs,
+		audit:   newAuditLog(ap, o.Stderr),
+		getenv:  o.Getenv,
+		stderr:  o.Stderr,
+		version: o.Version,
+	}
+	s.mcp = server.NewMCPServer("privscan", o.Version,
+		server.WithToolCapabilities(false),
+		server.WithInstructions(instructions),
+		server.WithTitle("privscan"),
+		server.WithDescription("Privacy scanner for code changes: catalogued identifiers, PII and secrets, never revealing a value."),
+	)
+	handlers := map[string]func(context.Context, *call) (any, string, *toolError){
+		ToolLoadContext: s.loadContext,
+		ToolScanDiff:    s.scanDiff,
+		ToolScanText:    s.scanText,
+		ToolRedactText:  s.redactText,
+	}
+	for _, t := range Tools() {
+		s.mcp.AddTool(t, s.handler(t.Name, handlers[t.Name]))
+	}
+	return s, nil
+}
+
+// MCPServer returns the underlying mcp-go server (for in-process clients).
+func (s *Server) MCPServer() *server.MCPServer { return s.mcp }
+
+// Prewarm compiles the default catalog and the secret rules, so that the
+// first call is fast. Errors are ignored: the calls report them.
+func (s *Server) Prewarm() {
+	_, _ = s.secrets.Get()
+	_, _, _, _ = s.cache.get("")
+}
+
+// call is one tool call being served.
+type call struct {
+	args *args
+	rec  *AuditRecord
+	// keyKind and key are digested into the audit record.
+	keyKind, key string
+}
+
+// handler wraps a tool's logic: argument object check, agent_id,
+// panic containment, the error result and the audit record.
+func (s *Server) handler(name string, fn func(context.Context, *call) (any, string, *toolError)) server.ToolHandlerFunc {
+	allowed := allowedArgs(name)
+	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, _ error) {
+		start := time.Now()
+		c := &call{rec: &AuditRecord{Tool: name, Time: start.UTC().Format(time.RFC3339Nano)}}
+		defer func() {
+			if r := recover(); r != nil {
+				// The panic value is dropped: it could hold scanned text.
+				fmt.Fprintf(s.stderr, "privscan: error: mcp: %s: internal error (details withheld)\n", name)
+				res = errorResult(errorf(CodeInternal, "internal error while serving %s; details are withheld because they could include scanned text", name))
+				c.rec.Outcome, c.rec.Code = "error", CodeInternal
+			}
+			c.rec.DurationMS = time.Since(start).Milliseconds()
+			s.audit.write(c.rec, c.keyKind, c.key)
+		}()
+		c.rec.AgentID = s.defaultAgent()
+		a, te := readArgs(req.Params.Arguments, allowed...)
+		if te == nil {
+			c.args = a
+			var id string
+			if id, te = a.agentID(); id != "" {
+				c.rec.AgentID = id
+			}
+		}
+		var (
+			structured any
+			text       string
+		)
+		if te == nil {
+			structured, text, te = fn(ctx, c)
+		}
+		if te != nil {
+			c.rec.Outcome, c.rec.Code = "error", te.Code
+			return errorResult(te), nil
+		}
+		c.rec.Outcome = "ok"
+		return &mcp.CallToolResult{
+			Content:           []mcp.Content{mcp.NewTextContent(text)},
+			StructuredContent: structured,
+		}, nil
+	}
+}
+
+func allowedArgs(tool string) []string {
+	switch tool {
+	case ToolLoadContext:
+		return []string{"key", "agent_id"}
+	case ToolScanDiff:
+		return []string{"catalog_key", "repo", "base", "head", "staged", "paths", "agent_id"}
+	}
+	return []string{"catalog_key", "text", "agent_id"}
+}
+
+// defaultAgent is PRIVSCAN_AGENT when it is a valid agent ID, else
+// "unknown".
+func (s *Server) defaultAgent() string {
+	if id := s.getenv("PRIVSCAN_AGENT"); validAgentID(id) {
+		return id
+	}
+	return "unknown"
+}
+
+// errorResult is the tool result of a failed call.
+func errorResult(te *toolError) *mcp.CallToolResult {
+	b, _ := json.Marshal(te)
+	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(string(b))}, IsError: true}
+}
+
+func jsonText(v any) (string, *toolError) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", errorf(CodeInternal, "cannot encode the reply")
+	}
+	return string(b), nil
+}
+
+// loadContext serves load_context.
+func (s *Server) loadContext(_ context.Context, c *call) (any, string, *toolError) {
+	key, te := c.args.str("key", true, maxKeyLen)
+	if te != nil {
+		return nil, "", te
+	}
+	c.keyKind, c.key = "context", key
+	data, err := s.cache.b.LoadContext(key)
+	if err != nil {
+		return nil, "", classify(err)
+	}
+	c.rec.Bytes = intp(len(data))
+	return nil, string(data), nil
+}
+
+// matcher reads catalog_key and returns the compiled catalog.
+func (s *Server) matcher(c *call) (*catalog.Matcher, *toolError) {
+	key, te := c.args.str("catalog_key", false, maxKeyLen)
+	if te != nil {
+		return nil, te
+	}
+	c.keyKind, c.key = "catalog", key
+	m, info, _, err := s.cache.get(key)
+	if err != nil {
+		return nil, classify(err)
+	}
+	c.rec.Catalog = info.Source.String()
+	if key == "" && info.Source == broker.SourceMap {
+		c.key = info.Key
+	}
+	return m, nil
+}
+
+// options returns the scanner options for a catalog and, for scan_diff,
+// the repository's settings.
+func (s *Server) options(m *catalog.Matcher, files *repoFiles) (scanner.Options, *toolError) {
+	set := engine.Settings{Matcher: m, Secrets: s.secrets}
+	if files != nil {
+		set.Repo, set.Suppressed = files.cfg, files.suppressed
+	}
+	opts, err := engine.Options(set)
+	if err != nil {
+		return scanner.Options{}, errorf(CodeInternal, "cannot set up the detectors")
+	}
+	return opts, nil
+}
+
+// textOptions reads catalog_key and returns the options of a text scan.
+func (s *Server) textOptions(c *call) (scanner.Options, *toolError) {
+	m, te := s.matcher(c)
+	if te != nil {
+		return scanner.Options{}, te
+	}
+	return s.options(m, nil)
+}
+
+// textArg reads the required text argument (which may be empty).
+func textArg(c *call, max int) (string, *toolError) {
+	if _, ok := c.args.m["text"]; !ok {
+		return "", errorf(CodeInvalidArgument, "missing required argument text")
+	}
+	t, te := c.args.str("text", false, max)
+	if te != nil && te.Code == CodeInputTooLarge {
+		te.Message += ": split the text"
+	}
+	return t, te
+}
+
+// scanText serves scan_text.
+func (s *Server) scanText(ctx context.Context, c *call) (any, string, *toolError) {
+	text, te := textArg(c, MaxScanText)
+	if te != nil {
+		return nil, "", te
+	}
+	c.rec.Bytes = intp(len(text))
+	opts, te := s.textOptions(c)
+	if te != nil {
+		return nil, "", te
+	}
+	col := newCollector(s.version)
+	if _, err := scanner.Run(ctx, &scanner.TextSource{R: strings.NewReader(text)}, opts, col); err != nil {
+		return nil, "", runError(err)
+	}
+	return s.scanReply(c, col.result())
+}
+
+func (s *Server) scanReply(c *call, r *ScanResult) (any, string, *toolError) {
+	c.rec.Findings = intp(r.Summary.Findings)
+	c.rec.Returned = intp(r.Summary.Returned)
+	c.rec.Suppressed = intp(r.Summary.Suppressed)
+	c.rec.Files = intp(r.Summary.FilesScanned)
+	c.rec.Lines = intp(r.Summary.LinesScanned)
+	c.rec.Truncated = r.Truncated
+	text, te := jsonText(r)
+	if te != nil {
+		return nil, "", te
+	}
+	return r, text, nil
+}
+
+// runError classifies a scanner.Run failure.
+func runError(err error) *toolError {
+	if errors.Is(err, scanner.ErrDetectorPanic) {
+		return errorf(CodeInternal, "a detector crashed; details are withheld because they could include scanned text")
+	}
+	return classify(err)
+}
+
+// limitedBuffer fails writes beyond max bytes.
+type limitedBuffer struct {
+	bytes.Buffer
+	max int
+}
+
+var errOutputTooLarge = errors.New("output too large")
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	if b.Len()+len(p) > b.max {
+		return 0, errOutputTooLarge
+	}
+	return b.Buffer.Write(p)
+}
+
+// redactText serves redact_text.
+func (s *Server) redactText(ctx context.Context, c *call) (any, string, *toolError) {
+	text, te := textArg(c, MaxRedactText)
+	if te != nil {
+		return nil, "", te
+	}
+	c.rec.Bytes = intp(len(text))
+	opts, te := s.textOptions(c)
+	if te != nil {
+		return nil, "", te
+	}
+	r := scanner.NewRedactor(opts)
+	out := &limitedBuffer{max: maxRedactedOutput}
+	if err := r.Copy(ctx, out, strings.NewReader(text)); err != nil {
+		if errors.Is(err, errOutputTooLarge) {
+			return nil, "", errorf(CodeInputTooLarge, "the redacted text would be over %s; redact a shorter text", size(maxRedactedOutput))
+		}
+		return nil, "", runError(err)
+	}
+	st := r.Stats()
+	res := &RedactResult{Text: out.String(), Replacements: st.Replacements, Lines: st.Lines, ByCategory: map[string]int{}}
+	for k, v := range st.ByCategory {
+		res.ByCategory[k] = v
+	}
+	c.rec.Replacements = intp(st.Replacements)
+	c.rec.Lines = intp(st.Lines)
+	body, te := jsonText(res)
+	if te != nil {
+		return nil, "", te
+	}
+	return res, body, nil
+}
+
+// repoFiles are a repository's .privscan.toml and .privscanignore.
+type repoFiles struct {
+	cfg        *config.Repo
+	suppressed map[string]string
+}
+
+// loadRepoFiles reads the settings at a repository's root ("" for a bare
+// repository: none).
+func loadRepoFiles(root string) (*repoFiles, *toolError) {
+	cfg, sup, err := engine.RepoFiles(root, "")
+	if err != nil {
+		return nil, errorf(string(broker.CodeConfigInvalid), "repository config: %s", err.Error())
+	}
+	return &repoFiles{cfg: cfg, suppressed: sup}, nil
+}
+
+// resolved returns p with symlinks resolved, or p when that fails.
+func resolved(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// scanDiff serves scan_diff.
+func (s *Server) scanDiff(ctx context.Context, c *call) (any, string, *toolError) {
+	a := c.args
+	repoArg, te := a.str("repo", false, maxPathLen)
+	if te != nil {
+		return nil, "", te
+	}
+	base, te := rev(a, "base")
+	if te != nil {
+		return nil, "", te
+	}
+	head, te := rev(a, "head")
+	if te != nil {
+		return nil, "", te
+	}
+	staged, te := a.boolean("staged")
+	if te != nil {
+		return nil, "", te
+	}
+	paths, te := a.strList("paths", MaxPaths, maxPathLen)
+	if te != nil {
+		return nil, "", te
+	}
+	c.rec.Staged = &staged
+	c.rec.Paths = intp(len(paths))
+	switch {
+	case head != "" && base == "":
+		return nil, "", errorf(CodeInvalidArgument, "head needs base: pass the old side as base")
+	case head != "" && staged:
+		return nil, "", errorf(CodeInvalidArgument, "staged compares the index with one revision: pass base only, or drop staged")
+	case head != "" && strings.Contains(base, ".."):
+		return nil, "", errorf(CodeInvalidArgument, "base is a range: omit head, or pass single revisions as base and head")
+	case staged && strings.Contains(base, ".."):
+		return nil, "", errorf(CodeInvalidArgument, "staged compares the index with one revision, not a range")
+	}
+
+	dir, te := s.roots.repoDir(repoArg)
+	if te != nil {
+		return nil, "", te
+	}
+	// The catalog before the repository: it is the likelier problem, and
+	// nothing is scanned without it.
+	m, te := s.matcher(c)
+	if te != nil {
+		return nil, "", te
+	}
+	repo, err := gitsrc.Open(dir)
+	if err != nil {
+		if errors.Is(err, gitsrc.ErrNotRepo) {
+			return nil, "", errorf(CodeRepoNotFound, "no git repository contains %s", quoteArg(orDot(repoArg)))
+		}
+		return nil, "", classify(err)
+	}
+	defer repo.Close()
+
+	rel := make([]string, 0, len(paths))
+	for _, p := range paths {
+		r, te := s.roots.scanPath(dir, p)
+		if te != nil {
+			return nil, "", te
+		}
+		rel = append(rel, r)
+	}
+	if root := repo.Root(); root != "" && !s.roots.contains(resolved(root)) && len(rel) == 0 {
+		// The repository reaches above the allowed roots: scan only the
+		// part of it inside them.
+		rel = []string{"."}
+	}
+
+	files, te := loadRepoFiles(repo.Root())
+	if te != nil {
+		return nil, "", te
+	}
+	opts, te := s.options(m, files)
+	if te != nil {
+		return nil, "", te
+	}
+
+	src, comparison, err := diffSource(repo, base, head, staged, rel)
+	if err != nil {
+		return nil, "", classify(err)
+	}
+	col := newCollector(s.version)
+	col.res.Comparison = comparison
+	if _, err := scanner.Run(ctx, src, opts, col); err != nil {
+		return nil, "", runError(err)
+	}
+	return s.scanReply(c, col.result())
+}
+
+func orDot(s string) string {
+	if s == "" {
+		return "."
+	}
+	return s
+}
+
+// rev reads base or head: a revision as git reads it, without options or
+// control characters.
+func rev(a *args, name string) (string, *toolError) {
+	r, te := a.str(name, false, maxRevLen)
+	if te != nil {
+		if te.Code == CodeInputTooLarge {
+			te.Code = CodeInvalidArgument
+		}
+		return "", te
+	}
+	if strings.HasPrefix(r, "-") {
+		return "", errorf(CodeInvalidArgument, "%s must be a revision, not an option", name)
+	}
+	for _, ch := range r {
+		if ch < 0x20 || ch == 0x7f {
+			return "", errorf(CodeInvalidArgument, "%s contains a control character", name)
+		}
+	}
+	return r, nil
+}
+
+// diffSource builds the comparison scan_diff documents. With no base and
+// an unborn HEAD (no commit yet), "HEAD vs the working tree" is the index
+// against the empty tree followed by the working tree against the index.
+func diffSource(repo *gitsrc.Repo, base, head string, staged bool, paths []string) (scanner.Source, string, error) {
+	opts := gitsrc.DiffOptions{Staged: staged, Paths: paths}
+	var comparison string
+	switch {
+	case base != "" && head != "":
+		opts.Revs = []string{base, head}
+		comparison = base + " vs " + head + " (commits), with the commit messages in between"
+	case base != "" && strings.Contains(base, "..."):
+		opts.Revs = []string{base}
+		comparison = "merge base of " + strings.Replace(base, "...", " and ", 1) + " vs the second, with the commit messages in between"
+	case base != "" && strings.Contains(base, ".."):
+		opts.Revs = []string{base}
+		comparison = strings.Replace(base, "..", " vs ", 1) + " (commits), with the commit messages in between"
+	case base != "" && staged:
+		opts.Revs = []string{base}
+		comparison = base + " vs the index (staged changes)"
+	case base != "":
+		opts.Revs = []string{base}
+		comparison = base + " vs the working tree, including untracked files"
+	case staged:
+		comparison = "HEAD vs the index (what git commit would record)"
+	default:
+		opts.Revs = []string{"HEAD"}
+		comparison = "HEAD vs the working tree, including untracked files (everything not committed yet)"
+	}
+	src, err := repo.Diff(opts)
+	var re *gitsrc.RevError
+	if err != nil && base == "" && !staged && errors.As(err, &re) && re.Rev == "HEAD" {
+		first, err := repo.Diff(gitsrc.DiffOptions{Staged: true, Paths: paths})
+		if err != nil {
+			return nil, "", err
+		}
+		second, err := repo.Diff(gitsrc.DiffOptions{Paths: paths})
+		if err != nil {
+			return nil, "", err
+		}
+		return chain{first, second}, "the working tree, including untracked files, vs an empty tree (the repository has no commit yet)", nil
+	}
+	return src, comparison, err
+}
+
+// chain yields the fragments of several sources in turn.
+type chain []scanner.Source
+
+func (c chain) Fragments(ctx context.Context, yield func(*scanner.Fragment) error) error {
+	for _, s := range c {
+		if err := s.Fragments(ctx, yield); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,180 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// Tool names. Claude Code calls them ToolPrefix + name.
+const (
+	ToolLoadContext = "load_context"
+	ToolScanDiff    = "scan_diff"
+	ToolScanText    = "scan_text"
+	ToolRedactText  = "redact_text"
+)
+
+// ToolPrefix is how Claude Code prefixes the tools of the server "privscan"
+// of the plugin "privscan". Claude Code refuses tool names over 64
+// characters.
+const ToolPrefix = "mcp__plugin_privscan_privscan__"
+
+// ToolNames lists the tools in registration order.
+var ToolNames = [...]string{ToolLoadContext, ToolScanDiff, ToolScanText, ToolRedactText}
+
+const instructions = `privscan checks code changes and text for catalogued private identifiers (customer and colleague names, internal hosts, account numbers, codenames), PII and secrets. No tool ever returns a catalog value or the matched text: findings name a rule, a category and a location. Use scan_diff before committing or opening a pull request, scan_text for commit messages and PR descriptions, redact_text to get a shareable copy of a text. load_context returns reference documents by the key you were given.`
+
+const (
+	descCatalogKey = `Catalog key given in your instructions (for example "default"). Omit it to use the server's default catalog (PRIVSCAN_CATALOG, PRIVSCAN_CATALOG_FILE, or the key map's "default"). The catalog itself is never returned by any tool.`
+	descAgentID    = `Your agent name (for example "privacy-scanner"), recorded in the user's local audit log. Letters, digits and . _ : @ / + - only, at most 64 characters.`
+)
+
+// findingSchema is the SPEC §5 finding.
+var findingSchema = obj(props{
+	"ruleId":      str("catalog/<rule-id>, pii/<detector> or secret/<gitleaks-rule-id>."),
+	"source":      enum("Which detector family matched.", "catalog", "pii", "secret"),
+	"category":    str("The rule's category, e.g. person, internal-host, email, secret."),
+	"severity":    enum("The finding's severity.", "error", "warning", "note"),
+	"kind":        enum("diff: an added line; commit-message: a commit's message; text: the scanned text; file: a whole file.", "diff", "file", "commit-message", "text"),
+	"path":        str("File path relative to the repository root; empty for commit messages and text."),
+	"commit":      str("The commit whose message or patch this is, when the comparison is between commits; otherwise empty."),
+	"line":        integer("1-based line number in the new version of the file (or in the text)."),
+	"column":      integer("1-based column of the match's first character, in Unicode code points."),
+	"endColumn":   integer("Column just after the match's last character (exclusive), in code points."),
+	"fingerprint": str("Keyed fingerprint identifying the finding across runs; add it to .privscanignore to accept a finding deliberately."),
+}, "ruleId", "source", "category", "severity", "kind", "path", "commit", "line", "column", "endColumn", "fingerprint")
+
+func countsOf(desc string) map[string]any {
+	return map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "integer"}, "description": desc}
+}
+
+var scanOutputSchema = obj(props{
+	"version":    integer("Report format version (1)."),
+	"tool":       obj(props{"name": str("privscan"), "version": str("privscan's version.")}, "name", "version"),
+	"comparison": str("What scan_diff compared, in words."),
+	"findings":   map[string]any{"type": "array", "items": findingSchema, "description": "The findings, in file and line order, at most 100 (see truncated). They never contain the matched text."},
+	"summary": obj(props{
+		"findings":       integer("Total findings, including any left out of the list."),
+		"returned":       integer("Findings listed in this reply."),
+		"suppressed":     integer("Findings suppressed by privscan:allow comments, .privscanignore or a baseline."),
+		"filesScanned":   integer("Files (or texts) scanned."),
+		"linesScanned":   integer("Lines scanned."),
+		"commitsScanned": integer("Commit messages scanned."),
+		"bySeverity":     countsOf("Findings per severity."),
+		"skipped":        countsOf("Files not scanned, per reason: binary, lfs, submodule, excluded."),
+		"suppressedBy":   countsOf("Suppressed findings per source: inline, ignore-file, baseline."),
+	}, "findings", "returned", "suppressed", "filesScanned", "linesScanned", "commitsScanned", "bySeverity", "skipped", "suppressedBy"),
+	"truncated": boolean("True when findings were left out of the list to keep the reply small; the counts are complete. Narrow the scan (paths) to see the rest."),
+	"rules": map[string]any{
+		"type":        "object",
+		"description": "Findings per rule ID, with the rule's category, severity and value-free description.",
+		"additionalProperties": obj(props{
+			"count":       integer("Findings of this rule."),
+			"category":    str("The rule's category."),
+			"severity":    enum("The rule's severity.", "error", "warning", "note"),
+			"description": str("The rule's description from the catalog (never a value)."),
+		}, "count", "category", "severity"),
+	},
+}, "version", "tool", "findings", "summary", "truncated", "rules")
+
+var redactOutputSchema = obj(props{
+	"text":         str("The text with every match replaced by [<category>:<n>]; the same value gets the same n within one call. Everything else is unchanged."),
+	"replacements": integer("Number of replacements made."),
+	"lines":        integer("Lines in the text."),
+	"byCategory":   countsOf("Replacements per category."),
+}, "text", "replacements", "lines", "byCategory")
+
+// Tools returns the tool definitions served by privscan mcp.
+func Tools() []mcp.Tool {
+	return []mcp.Tool{
+		tool(ToolLoadContext, "Load reference context",
+			`Returns the raw Markdown of a reference document (for example a privacy guide) that the user's key map lists under [keys]. Pass the exact key your instructions give you: keys cannot be listed, and an unknown key fails with code unknown_key. Catalog keys are not accepted here, because catalogs are never returned by any tool.`,
+			obj(props{
+				"key":      str("The context key from your instructions, e.g. \"privacy-guide\"."),
+				"agent_id": str(descAgentID),
+			}, "key"), nil),
+		tool(ToolScanDiff, "Scan a git diff for private data",
+			`Scans the lines a git diff adds (and, between two commits, the commit messages) for catalogued identifiers (customer and colleague names, internal hosts, account numbers, codenames...), PII (email, phone, credit card, IBAN, US SSN, IP address) and secrets. Returns findings with rule ID, category, severity, file, line and columns, never the matched text or a catalog value, plus summary counts.
+
+What is compared:
+- no base, staged false (default): HEAD vs the working tree, including untracked files that are not ignored: everything not committed yet;
+- staged true: HEAD vs the index, exactly what "git commit" would record;
+- base only: that revision vs the working tree (vs the index with staged true); base may also be a range "A..B", or "A...B" (merge base of A and B vs B, as for a pull request);
+- base and head: commit vs commit, plus the messages of the commits in between.
+At most 100 findings are listed (truncated says whether some were left out; summary and rules count all): pass paths to narrow the scan.`,
+			obj(props{
+				"catalog_key": str(descCatalogKey),
+				"repo":        str("Directory in the git repository to scan, absolute or relative to the server's working directory (default: the working directory). It must lie inside the server's working directory or a --root directory."),
+				"base":        str("Old side of the comparison: a revision such as HEAD~1, main or a commit ID, or a range A..B / A...B when head is omitted."),
+				"head":        str("New side: a revision. Requires base; cannot be combined with staged."),
+				"staged":      boolean("Compare with the index (staged changes) instead of the working tree."),
+				"paths":       map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "maxItems": MaxPaths, "description": "Limit the scan to these files, directories or globs, relative to repo (like git diff -- <path>...). At most 100."},
+				"agent_id":    str(descAgentID),
+			}), scanOutputSchema),
+		tool(ToolScanText, "Scan text for private data",
+			fmt.Sprintf(`Scans a text, such as a draft commit message, a pull request title or description, or a code snippet, for the same catalogued identifiers, PII and secrets as scan_diff. Returns findings located by line and column in the text, never the matched text, plus summary counts. At most %s of text; at most 100 findings are listed.`, size(MaxScanText)),
+			obj(props{
+				"catalog_key": str(descCatalogKey),
+				"text":        map[string]any{"type": "string", "maxLength": MaxScanText, "description": "The text to scan."},
+				"agent_id":    str(descAgentID),
+			}, "text"), scanOutputSchema),
+		tool(ToolRedactText, "Redact private data from text",
+			fmt.Sprintf(`Returns a copy of a text with every catalogued identifier, PII match and secret replaced by a placeholder [<category>:<n>] ([secret:<n>] for secrets); the same value gets the same n within one call, and everything else is unchanged. Use it to produce a shareable version of a log, an issue report or a description. At most %s of text; use scan_text to check longer text.`, size(MaxRedactText)),
+			obj(props{
+				"catalog_key": str(descCatalogKey),
+				"text":        map[string]any{"type": "string", "maxLength": MaxRedactText, "description": "The text to redact."},
+				"agent_id":    str(descAgentID),
+			}, "text"), redactOutputSchema),
+	}
+}
+
+func tool(name, title, desc string, input, output map[string]any) mcp.Tool {
+	t := mcp.NewTool(name,
+		mcp.WithToolTitle(title),
+		mcp.WithDescription(desc),
+		mcp.WithTitleAnnotation(title),
+		mcp.WithReadOnlyHintAnnotation(true),
+		mcp.WithDestructiveHintAnnotation(false),
+		mcp.WithIdempotentHintAnnotation(true),
+		mcp.WithOpenWorldHintAnnotation(false),
+	)
+	t.InputSchema = mcp.ToolInputSchema{}
+	t.RawInputSchema = mustJSON(input)
+	if output != nil {
+		t.RawOutputSchema = mustJSON(output)
+	}
+	return t
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("mcpserver: schema does not encode: " + err.Error())
+	}
+	return b
+}
+
+type props map[string]any
+
+func obj(p props, required ...string) map[string]any {
+	m := map[string]any{"type": "object", "properties": map[string]any(p), "additionalProperties": false}
+	if len(required) > 0 {
+		m["required"] = required
+	}
+	return m
+}
+
+func str(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
+
+func integer(desc string) map[string]any {
+	return map[string]any{"type": "integer", "description": desc}
+}
+
+func boolean(desc string) map[string]any {
+	return map[string]any{"type": "boolean", "description": desc}
+}
+
+func enum(desc string, values ...string) map[string]any {
+	return map[string]any{"type": "string", "enum": values, "description": desc}
+}

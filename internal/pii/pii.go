@@ -1,0 +1,321 @@
+package pii
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/scanner"
+)
+
+// kind identifies one built-in detector. Detect dispatches on it with a
+// switch (not through function values) so that the per-line callbacks stay
+// on the stack.
+type kind uint8
+
+const (
+	kindEmail kind = iota
+	kindPhone
+	kindCard
+	kindIBAN
+	kindSSN
+	kindIP
+	numKinds
+)
+
+// spec is the immutable description of one detector.
+type spec struct {
+	name        string
+	ruleID      string
+	severity    catalog.Severity
+	description string
+	samples     *samples
+}
+
+// specs is indexed by kind. It is never modified.
+var specs = [numKinds]spec{
+	kindEmail: {"email", "pii/email", catalog.SeverityWarning,
+		"An email address, which is personal data when it identifies a person.", &emailSamples},
+	kindPhone: {"phone", "pii/phone", catalog.SeverityWarning,
+		"A telephone number in international (E.164) or unambiguous North American format.", &phoneSamples},
+	kindCard: {"credit-card", "pii/credit-card", catalog.SeverityError,
+		"A payment card number with a valid issuer prefix, length and Luhn check digit.", &cardSamples},
+	kindIBAN: {"iban", "pii/iban", catalog.SeverityError,
+		"An International Bank Account Number with a valid country length and mod-97 checksum.", &ibanSamples},
+	kindSSN: {"us-ssn", "pii/us-ssn", catalog.SeverityError,
+		"A United States Social Security number in AAA-GG-SSSS form that the SSA could issue.", &ssnSamples},
+	kindIP: {"ip-address", "pii/ip-address", catalog.SeverityNote,
+		"A public IPv4 or IPv6 address, which can identify a person or a private host.", &ipSamples},
+}
+
+// sample is one line of a detector's sample table. For a true positive,
+// Want is the exact substring the detector must report; for a false
+// positive it is empty.
+type sample struct {
+	Line string
+	Want string
+}
+
+// samples are a detector's true-positive lines (each must produce exactly
+// one match, spanning Want) and false-positive lines (each must produce
+// none). The tests check every entry.
+type samples struct {
+	TP []sample
+	FP []string
+}
+
+// Config selects and tunes the built-in detectors.
+type Config struct {
+	// Enabled turns detectors on or off by name (see Names). A nil map, and
+	// any name the map does not mention, means on; only an explicit false
+	// turns a detector off. Unknown names are an error.
+	Enabled map[string]bool
+	// SkipTestCards makes the credit-card detector ignore well-known
+	// payment-processor test numbers such as 4111111111111111. By default
+	// they are reported like any other card number.
+	SkipTestCards bool
+}
+
+// Detector runs the enabled built-in PII detectors. It implements
+// scanner.Detector, is immutable after New, and is safe for concurrent use.
+type Detector struct {
+	on            [numKinds]bool
+	skipTestCards bool
+}
+
+var _ scanner.Detector = (*Detector)(nil)
+
+// New returns a Detector for cfg. It fails only when cfg.Enabled names a
+// detector that does not exist.
+func New(cfg Config) (*Detector, error) {
+	d := &Detector{skipTestCards: cfg.SkipTestCards}
+	for k := range d.on {
+		d.on[k] = true
+	}
+	names := make([]string, 0, len(cfg.Enabled))
+	for name := range cfg.Enabled {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		k, ok := lookup(name)
+		if !ok {
+			return nil, fmt.Errorf("pii: unknown detector %q (want one of %s)", name, strings.Join(Names(), ", "))
+		}
+		d.on[k] = cfg.Enabled[name]
+	}
+	return d, nil
+}
+
+// Names lists the built-in detectors in a fixed order.
+func Names() []string {
+	out := make([]string, numKinds)
+	for k := range specs {
+		out[k] = specs[k].name
+	}
+	return out
+}
+
+// DefaultSeverity is a detector's severity before any configured override.
+// It returns 0 (an invalid severity) for an unknown name.
+func DefaultSeverity(name string) catalog.Severity {
+	if k, ok := lookup(name); ok {
+		return specs[k].severity
+	}
+	return 0
+}
+
+func lookup(name string) (kind, bool) {
+	for k := range specs {
+		if specs[k].name == name {
+			return kind(k), true
+		}
+	}
+	return 0, false
+}
+
+// Name implements scanner.Detector.
+func (d *Detector) Name() string { return "pii" }
+
+// Detect implements scanner.Detector: it reports, line by line, the byte
+// span of every recognised identifier.
+func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
+	for i := range f.Lines {
+		text := f.Lines[i].Text
+		st := scanLine(text)
+		for k := kind(0); k < numKinds; k++ {
+			if !d.on[k] || !st.mayHold(k) {
+				continue
+			}
+			report := func(start, end int) {
+				s := &specs[k]
+				emit(scanner.Match{
+					Line:        i,
+					Start:       start,
+					End:         end,
+					RuleID:      s.ruleID,
+					Source:      "pii",
+					Category:    s.name,
+					Severity:    s.severity,
+					Description: s.description,
+				})
+			}
+			d.find(k, text, report)
+		}
+	}
+}
+
+// lineStats counts the bytes that candidates of each detector need, so a
+// line is scanned only by detectors that could match it.
+type lineStats [numClasses]int32
+
+// Byte classes counted by scanLine.
+const (
+	clOther = iota
+	clDigit
+	clUpper
+	clDot
+	clColon
+	clAt
+	clPlus
+	numClasses
+)
+
+// byteClass maps every byte to its class. It is computed once and never
+// modified.
+var byteClass = func() (t [256]uint8) {
+	for c := '0'; c <= '9'; c++ {
+		t[c] = clDigit
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = clUpper
+	}
+	t['.'], t[':'], t['@'], t['+'] = clDot, clColon, clAt, clPlus
+	return t
+}()
+
+func scanLine(b []byte) lineStats {
+	var st lineStats
+	for _, c := range b {
+		st[byteClass[c]]++
+	}
+	return st
+}
+
+// mayHold reports whether a line with these counts can hold a match of k.
+func (st *lineStats) mayHold(k kind) bool {
+	digits := st[clDigit]
+	switch k {
+	case kindEmail:
+		return st[clAt] > 0 && st[clDot] > 0
+	case kindPhone:
+		return digits >= 10 || (st[clPlus] > 0 && digits >= 8)
+	case kindCard:
+		return digits >= minCard
+	case kindIBAN:
+		return st[clUpper] >= 2 && digits >= 2
+	case kindSSN:
+		return digits >= 9
+	case kindIP:
+		return (digits >= 4 && st[clDot] >= 3) || (st[clColon] >= 2 && digits > 0)
+	}
+	return false
+}
+
+// find runs detector k over one line.
+func (d *Detector) find(k kind, text []byte, report func(start, end int)) {
+	switch k {
+	case kindEmail:
+		findEmails(text, report)
+	case kindPhone:
+		findPhones(text, report)
+	case kindCard:
+		findCards(text, d.skipTestCards, report)
+	case kindIBAN:
+		findIBANs(text, report)
+	case kindSSN:
+		findSSNs(text, report)
+	case kindIP:
+		findIPs(text, report)
+	}
+}
+
+// Byte classes shared by the recognisers. They are ASCII-only on purpose:
+// a non-ASCII byte is never part of an identifier here, and never a letter
+// for boundary purposes.
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
+func isLower(c byte) bool { return 'a' <= c && c <= 'z' }
+func isAlpha(c byte) bool { return isUpper(c) || isLower(c) }
+func isAlnum(c byte) bool { return isDigit(c) || isAlpha(c) }
+func isHex(c byte) bool {
+	return isDigit(c) || ('a' <= c && c <= 'f') || ('A' <= c && c <= 'F')
+}
+
+// isWord reports whether c continues an identifier: a letter, a digit or
+// an underscore.
+func isWord(c byte) bool { return isAlnum(c) || c == '_' }
+
+// before returns the byte before i, or 0 at the start of the line.
+func before(b []byte, i int) byte {
+	if i <= 0 {
+		return 0
+	}
+	return b[i-1]
+}
+
+// at returns b[i], or 0 past the end.
+func at(b []byte, i int) byte {
+	if i < 0 || i >= len(b) {
+		return 0
+	}
+	return b[i]
+}
+
+// numericTail reports whether the text at i continues a number: a '.', '-'
+// or ',' directly followed by a digit, which makes the candidate part of a
+// longer dotted or dashed number (a float, a version, a date, a list).
+func numericTail(b []byte, i int) bool {
+	c := at(b, i)
+	return (c == '.' || c == '-' || c == ',') && isDigit(at(b, i+1))
+}
+
+// lowerASCII returns c lowercased.
+func lowerASCII(c byte) byte {
+	if isUpper(c) {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// equalFold reports whether b equals the lowercase ASCII string s, ignoring case.
+func equalFold(b []byte, s string) bool {
+	if len(b) != len(s) {
+		return false
+	}
+	for i := range b {
+		if lowerASCII(b[i]) != s[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// hasSuffixFold reports whether b ends with the lowercase ASCII string s,
+// ignoring case.
+func hasSuffixFold(b []byte, s string) bool {
+	return len(b) >= len(s) && equalFold(b[len(b)-len(s):], s)
+}
+
+// containsFold reports whether b contains the lowercase ASCII string s,
+// ignoring case.
+func containsFold(b []byte, s string) bool {
+	for i := 0; i+len(s) <= len(b); i++ {
+		if equalFold(b[i:i+len(s)], s) {
+			return true
+		}
+	}
+	return false
+}

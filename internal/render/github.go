@@ -1,0 +1,106 @@
+package render
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/scanner"
+)
+
+// GitHub annotation caps per step (GitHub documents 10 error and 10 warning
+// annotations per step, and 50 per job). Notices share the warning budget
+// here to stay conservative.
+const (
+	MaxErrorAnnotations   = 10
+	MaxWarningAnnotations = 10
+	MaxNoticeAnnotations  = 10
+)
+
+// GitHub writes workflow-command annotations (::error file=…::message). It
+// buffers findings and writes the most severe first, up to the per-step caps,
+// then a notice counting what was left out. Messages and properties are
+// escaped as the runner requires; they never contain values.
+type GitHub struct {
+	w        *bufio.Writer
+	findings []*scanner.Finding
+	// Caps; zero values mean the package defaults.
+	MaxError, MaxWarning, MaxNotice int
+}
+
+// NewGitHub returns a GitHub annotations renderer writing to w.
+func NewGitHub(w io.Writer) *GitHub { return &GitHub{w: bufio.NewWriter(w)} }
+
+// Finding implements scanner.Handler.
+func (g *GitHub) Finding(f *scanner.Finding) error {
+	g.findings = append(g.findings, f)
+	return nil
+}
+
+// Summary implements scanner.Handler.
+func (g *GitHub) Summary(s *scanner.Summary) error {
+	caps := map[catalog.Severity]int{
+		catalog.SeverityError:   orDefault(g.MaxError, MaxErrorAnnotations),
+		catalog.SeverityWarning: orDefault(g.MaxWarning, MaxWarningAnnotations),
+		catalog.SeverityNote:    orDefault(g.MaxNotice, MaxNoticeAnnotations),
+	}
+	sorted := append([]*scanner.Finding(nil), g.findings...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Severity > sorted[j].Severity })
+	left := 0
+	for _, f := range sorted {
+		if caps[f.Severity] <= 0 {
+			left++
+			continue
+		}
+		caps[f.Severity]--
+		g.w.WriteString(Annotation(f))
+		g.w.WriteByte('\n')
+	}
+	if left > 0 {
+		fmt.Fprintf(g.w, "::notice title=privscan::%s\n", escapeData(fmt.Sprintf("%d more finding%s not annotated (GitHub limits annotations per step); see the SARIF upload or the job summary", left, plural(left))))
+	}
+	return g.w.Flush()
+}
+
+// Annotation returns the workflow command for one finding.
+func Annotation(f *scanner.Finding) string {
+	cmd := "notice"
+	switch f.Severity {
+	case catalog.SeverityError:
+		cmd = "error"
+	case catalog.SeverityWarning:
+		cmd = "warning"
+	}
+	props := []string{}
+	if f.Path != "" && f.Kind != scanner.KindCommitMessage {
+		props = append(props, "file="+escapeProperty(f.Path), fmt.Sprintf("line=%d", f.Line), fmt.Sprintf("col=%d", f.Column), fmt.Sprintf("endColumn=%d", f.EndColumn))
+	}
+	props = append(props, "title="+escapeProperty("privscan "+f.RuleID))
+	msg := Message(f)
+	if f.Kind == scanner.KindCommitMessage || f.Path == "" {
+		msg = fmt.Sprintf("%s, line %d: %s", Location(f), f.Line, msg)
+	}
+	return "::" + cmd + " " + strings.Join(props, ",") + "::" + escapeData(msg)
+}
+
+func orDefault(v, d int) int {
+	if v > 0 {
+		return v
+	}
+	return d
+}
+
+func escapeData(s string) string {
+	s = strings.ReplaceAll(s, "%", "%25")
+	s = strings.ReplaceAll(s, "\r", "%0D")
+	return strings.ReplaceAll(s, "\n", "%0A")
+}
+
+func escapeProperty(s string) string {
+	s = escapeData(s)
+	s = strings.ReplaceAll(s, ":", "%3A")
+	return strings.ReplaceAll(s, ",", "%2C")
+}

@@ -1,0 +1,107 @@
+package render
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/privscan/privscan/scanner"
+)
+
+// Markdown writes a value-free summary for a pull request or a job summary:
+// counts per rule and a table of locations, capped at MaxRows rows and
+// MaxBytes bytes (GitHub caps a step summary at 1 MiB).
+type Markdown struct {
+	w        *bufio.Writer
+	findings []*scanner.Finding
+	MaxRows  int // 0 = 200
+	MaxBytes int // 0 = 1 MiB - 1 KiB
+}
+
+// NewMarkdown returns a Markdown renderer writing to w.
+func NewMarkdown(w io.Writer) *Markdown { return &Markdown{w: bufio.NewWriter(w)} }
+
+// Finding implements scanner.Handler.
+func (m *Markdown) Finding(f *scanner.Finding) error {
+	m.findings = append(m.findings, f)
+	return nil
+}
+
+// Summary implements scanner.Handler.
+func (m *Markdown) Summary(s *scanner.Summary) error {
+	var b strings.Builder
+	b.WriteString("## privscan\n\n")
+	if s.Findings == 0 {
+		fmt.Fprintf(&b, "No findings. %d file%s and %d line%s scanned", s.FilesScanned, plural(s.FilesScanned), s.LinesScanned, plural(s.LinesScanned))
+		if s.Suppressed > 0 {
+			fmt.Fprintf(&b, "; %d suppressed", s.Suppressed)
+		}
+		b.WriteString(".\n")
+		m.w.WriteString(b.String())
+		return m.w.Flush()
+	}
+	fmt.Fprintf(&b, "**%d finding%s** (%s); %d suppressed; %d file%s, %d line%s scanned. Values are withheld.\n\n",
+		s.Findings, plural(s.Findings), severityCounts(s), s.Suppressed, s.FilesScanned, plural(s.FilesScanned), s.LinesScanned, plural(s.LinesScanned))
+
+	type ruleCount struct {
+		id, category, severity string
+		n                      int
+	}
+	counts := map[string]*ruleCount{}
+	for _, f := range m.findings {
+		rc := counts[f.RuleID]
+		if rc == nil {
+			rc = &ruleCount{id: f.RuleID, category: f.Category, severity: f.Severity.String()}
+			counts[f.RuleID] = rc
+		}
+		rc.n++
+	}
+	rules := make([]*ruleCount, 0, len(counts))
+	for _, rc := range counts {
+		rules = append(rules, rc)
+	}
+	sort.Slice(rules, func(i, j int) bool { return rules[i].id < rules[j].id })
+	b.WriteString("| Rule | Category | Severity | Findings |\n| --- | --- | --- | ---: |\n")
+	for _, rc := range rules {
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %d |\n", cell(rc.id), cell(rc.category), rc.severity, rc.n)
+	}
+
+	maxRows := orDefault(m.MaxRows, 200)
+	maxBytes := orDefault(m.MaxBytes, 1<<20-1<<10)
+	sorted := append([]*scanner.Finding(nil), m.findings...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Severity > sorted[j].Severity })
+	b.WriteString("\n| Severity | Rule | Location |\n| --- | --- | --- |\n")
+	shown := 0
+	for _, f := range sorted {
+		row := fmt.Sprintf("| %s | `%s` | %s |\n", f.Severity, cell(f.RuleID), cell(fmt.Sprintf("%s:%d:%d", Location(f), f.Line, f.Column)))
+		if shown >= maxRows || b.Len()+len(row)+200 > maxBytes {
+			break
+		}
+		b.WriteString(row)
+		shown++
+	}
+	if shown < len(sorted) {
+		fmt.Fprintf(&b, "\n%d more finding%s not listed.\n", len(sorted)-shown, plural(len(sorted)-shown))
+	}
+	m.w.WriteString(b.String())
+	return m.w.Flush()
+}
+
+func severityCounts(s *scanner.Summary) string {
+	var parts []string
+	for _, sev := range []string{"error", "warning", "note"} {
+		if n := s.BySeverity[sev]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, sev))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// cell escapes text for a Markdown table cell.
+func cell(s string) string {
+	s = oneLine(s)
+	s = strings.ReplaceAll(s, "|", `\|`)
+	return strings.ReplaceAll(s, "`", "'")
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package sarifcheck
+
+const raceEnabled = false

@@ -1,0 +1,5 @@
+//go:build !race
+
+package sarif
+
+const raceEnabled = false

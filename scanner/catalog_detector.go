@@ -1,0 +1,48 @@
+package scanner
+
+import (
+	"sync"
+
+	"github.com/privscan/privscan/catalog"
+)
+
+// CatalogDetector runs a compiled catalog on every line of a fragment.
+type CatalogDetector struct {
+	m     *catalog.Matcher
+	rules []catalog.RuleInfo
+	ids   []string // "catalog/<id>" per rule
+	pool  sync.Pool
+}
+
+// NewCatalogDetector wraps m.
+func NewCatalogDetector(m *catalog.Matcher) *CatalogDetector {
+	d := &CatalogDetector{m: m, rules: m.Rules()}
+	for _, r := range d.rules {
+		d.ids = append(d.ids, "catalog/"+r.ID)
+	}
+	return d
+}
+
+// Name implements Detector.
+func (d *CatalogDetector) Name() string { return "catalog" }
+
+// Detect implements Detector.
+func (d *CatalogDetector) Detect(f *Fragment, emit func(Match)) {
+	buf, _ := d.pool.Get().(*[]catalog.Match)
+	if buf == nil {
+		buf = new([]catalog.Match)
+	}
+	for i := range f.Lines {
+		ms := d.m.Find(f.Lines[i].Text, (*buf)[:0])
+		for _, m := range ms {
+			r := &d.rules[m.Rule]
+			emit(Match{
+				Line: i, Start: m.Start, End: m.End,
+				RuleID: d.ids[m.Rule], Source: "catalog", Category: r.Category,
+				Severity: r.Severity, Description: r.Description,
+			})
+		}
+		*buf = ms
+	}
+	d.pool.Put(buf)
+}
