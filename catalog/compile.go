@@ -86,6 +86,17 @@ type regexRule struct {
 	re       *regexp.Regexp
 	boundary bool // check the Unicode word boundary around each match
 	context  bool // the pattern has ^ $ \b \B \A \z: search the whole line only
+	// Every match contains one of triggers (unless always): an ASCII line
+	// containing none of them is not searched.
+	triggers []trigger
+	always   bool
+}
+
+// trigger is a literal that a regex match must contain; fold: compare
+// with ASCII case folded (lit is lower case).
+type trigger struct {
+	lit  []byte
+	fold bool
 }
 
 // Compile validates c and compiles it into a Matcher. Errors name the rule
@@ -455,7 +466,8 @@ func (m *Matcher) addSub(b []byte, rule uint32, cs bool) {
 // most regexChunk values.
 func (m *Matcher) compileRegexRule(ri int, r *Rule) error {
 	var b strings.Builder
-	count, context := 0, false
+	count, context, always := 0, false, false
+	var trig []trigger
 	flush := func() error {
 		if count == 0 {
 			return nil
@@ -465,9 +477,13 @@ func (m *Matcher) compileRegexRule(ri int, r *Rule) error {
 			return fmt.Errorf("rule %s: %s", r.ID, regexReason(err))
 		}
 		re.Longest()
-		m.regex = append(m.regex, regexRule{rule: ri, re: re, boundary: !r.NoBoundary, context: context})
+		if always || len(trig) > maxTriggers {
+			trig, always = nil, true
+		}
+		m.regex = append(m.regex, regexRule{rule: ri, re: re, boundary: !r.NoBoundary, context: context,
+			triggers: trig, always: always})
 		b.Reset()
-		count, context = 0, false
+		count, context, always, trig = 0, false, false, nil
 		return nil
 	}
 	for vi, v := range r.Values {
@@ -496,8 +512,85 @@ func (m *Matcher) compileRegexRule(ri int, r *Rule) error {
 		b.WriteByte(')')
 		count++
 		context = context || hasContextOp(t)
+		if !always {
+			flags := syntax.Perl
+			if !r.CaseSensitive {
+				flags |= syntax.FoldCase
+			}
+			if ft, err := syntax.Parse(p, flags); err == nil {
+				if tg, ok := requiredLiterals(ft.Simplify()); ok && minTriggerLen(tg) >= minTrigger {
+					trig = append(trig, tg...)
+				} else {
+					always = true
+				}
+			} else {
+				always = true
+			}
+		}
 	}
 	return flush()
+}
+
+// Regex prefilter limits: triggers shorter than minTrigger bytes filter too
+// little; more than maxTriggers per compiled alternation cost more than the
+// regex.
+const (
+	minTrigger  = 3
+	maxTriggers = 16
+)
+
+func minTriggerLen(ts []trigger) int {
+	n := -1
+	for _, t := range ts {
+		if n < 0 || len(t.lit) < n {
+			n = len(t.lit)
+		}
+	}
+	return n
+}
+
+// requiredLiterals returns literals one of which occurs in every match of
+// t, or ok == false when it cannot tell. Case-folded literals must be ASCII
+// (the prefilter folds ASCII only).
+func requiredLiterals(t *syntax.Regexp) (ts []trigger, ok bool) {
+	switch t.Op {
+	case syntax.OpLiteral:
+		fold := t.Flags&syntax.FoldCase != 0
+		b := []byte(string(t.Rune))
+		for i, c := range b {
+			if fold && c >= utf8.RuneSelf {
+				return nil, false
+			}
+			if fold {
+				b[i] = asciiTab[c].fold
+			}
+		}
+		return []trigger{{lit: b, fold: fold}}, true
+	case syntax.OpCapture, syntax.OpPlus:
+		return requiredLiterals(t.Sub[0])
+	case syntax.OpRepeat:
+		if t.Min >= 1 {
+			return requiredLiterals(t.Sub[0])
+		}
+	case syntax.OpConcat:
+		best := -1
+		for _, s := range t.Sub {
+			if sub, ok := requiredLiterals(s); ok && minTriggerLen(sub) > best {
+				ts, best = sub, minTriggerLen(sub)
+			}
+		}
+		return ts, best >= 0
+	case syntax.OpAlternate:
+		for _, s := range t.Sub {
+			sub, ok := requiredLiterals(s)
+			if !ok {
+				return nil, false
+			}
+			ts = append(ts, sub...)
+		}
+		return ts, len(ts) > 0
+	}
+	return nil, false
 }
 
 // hasContextOp reports whether t uses an assertion that depends on the text

@@ -84,6 +84,7 @@ type scratch struct {
 	it     norm.Iter
 	buf    []byte
 	pieces []piece
+	low    []byte // ASCII-folded line for the regex prefilter
 }
 
 // piece maps a normalized segment that differs from its input:
@@ -112,7 +113,7 @@ func (sc *scratch) normalize(line []byte) ([]byte, offmap) {
 }
 
 func (sc *scratch) release(p interface{ Put(any) }) {
-	if cap(sc.buf) > 1<<20 {
+	if cap(sc.buf) > 1<<20 || cap(sc.low) > 1<<20 {
 		return // do not pin a huge line's buffers
 	}
 	sc.it = norm.Iter{}

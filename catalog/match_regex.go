@@ -1,6 +1,9 @@
 package catalog
 
-import "unicode/utf8"
+import (
+	"bytes"
+	"unicode/utf8"
+)
 
 // maxRegexRetries bounds, per line and compiled regex, how often a match
 // that fails the word-boundary check is retried one character further on
@@ -17,8 +20,40 @@ const maxRegexRetries = 256
 // whole line at once (their context must stay intact) and failing matches
 // are dropped.
 func (m *Matcher) scanRegex(line []byte, dst []Match) []Match {
+	ascii := firstNonASCII(line) == len(line)
+	var stack [512]byte
+	var low []byte // line with ASCII folded, made on first use
+	var sc *scratch
 	for i := range m.regex {
 		rr := &m.regex[i]
+		if ascii && !rr.always {
+			hit := false
+			for _, tg := range rr.triggers {
+				hay := line
+				if tg.fold {
+					if low == nil {
+						if len(line) <= len(stack) {
+							low = stack[:len(line)]
+						} else {
+							sc = m.pool.Get().(*scratch)
+							sc.low = append(sc.low[:0], line...)
+							low = sc.low
+						}
+						for j, c := range line {
+							low[j] = asciiTab[c].fold
+						}
+					}
+					hay = low
+				}
+				if bytes.Contains(hay, tg.lit) {
+					hit = true
+					break
+				}
+			}
+			if !hit {
+				continue
+			}
+		}
 		if rr.context || !rr.boundary {
 			for _, loc := range rr.re.FindAllIndex(line, -1) {
 				if !rr.boundary || boundaryOK(line, loc[0], loc[1]) {
@@ -55,6 +90,9 @@ func (m *Matcher) scanRegex(line []byte, dst []Match) []Match {
 				pos = s + n
 			}
 		}
+	}
+	if sc != nil {
+		sc.release(&m.pool)
 	}
 	return dst
 }

@@ -125,6 +125,9 @@ existing files unless --force is given.`,
 Builds a throw-away repository and catalog in a temporary directory, commits
 a change that leaks a catalogued name, an email and a secret, and runs
 "privscan diff HEAD~1" on it. Needs no configuration.`,
+	"action": ActionHelp,
+	"mcp":    MCPHelp,
+	"hook":   HookHelp,
 	"version": `privscan version
 
 Prints the version.`,
@@ -160,6 +163,8 @@ func Run(ctx context.Context, env *Env) error {
 		return runMCP(ctx, env, rest)
 	case "hook":
 		return runHook(ctx, env, rest)
+	case "action":
+		return runAction(ctx, env, rest)
 	case "version", "--version":
 		fmt.Fprintf(env.Stdout, "privscan %s\n", ToolVersion())
 		return nil

@@ -49,8 +49,9 @@ type blobCache struct {
 }
 
 type blobItem struct {
-	h plumbing.Hash
-	b []byte
+	h    plumbing.Hash
+	b    []byte
+	recs [][]byte // split lazily, see records
 }
 
 func newBlobCache(max int) *blobCache {
@@ -67,6 +68,46 @@ func (c *blobCache) get(h plumbing.Hash) ([]byte, bool) {
 	return nil, false
 }
 
+// records returns the cached split of a blob, splitting and caching it on
+// first use (a blob is usually diffed twice: as the new side of a commit
+// and as the old side of an earlier one).
+func (c *blobCache) records(h plumbing.Hash, b []byte) [][]byte {
+	c.mu.Lock()
+	e, ok := c.items[h]
+	if ok {
+		if it := e.Value.(*blobItem); it.recs != nil {
+			c.mu.Unlock()
+			return it.recs
+		}
+	}
+	c.mu.Unlock()
+	recs := splitRecords(b)
+	if !ok || recs == nil {
+		return recs
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.items[h]; ok {
+		it := e.Value.(*blobItem)
+		if it.recs == nil {
+			it.recs = recs
+			c.size += 24 * len(recs)
+			c.evict()
+		}
+	}
+	return recs
+}
+
+func (c *blobCache) evict() {
+	for c.size > c.max {
+		e := c.ll.Back()
+		it := e.Value.(*blobItem)
+		c.ll.Remove(e)
+		delete(c.items, it.h)
+		c.size -= len(it.b) + 24*len(it.recs)
+	}
+}
+
 func (c *blobCache) put(h plumbing.Hash, b []byte) {
 	if len(b) > c.max/4 {
 		return
@@ -76,15 +117,9 @@ func (c *blobCache) put(h plumbing.Hash, b []byte) {
 	if _, ok := c.items[h]; ok {
 		return
 	}
-	c.items[h] = c.ll.PushFront(&blobItem{h, b})
+	c.items[h] = c.ll.PushFront(&blobItem{h: h, b: b})
 	c.size += len(b)
-	for c.size > c.max {
-		e := c.ll.Back()
-		it := e.Value.(*blobItem)
-		c.ll.Remove(e)
-		delete(c.items, it.h)
-		c.size -= len(it.b)
-	}
+	c.evict()
 }
 
 // overlay is an object storer that serves some blobs from memory (working
@@ -252,15 +287,33 @@ func (p *processor) fragmentFor(c *change, commit string) (*scanner.Fragment, er
 			return f, nil
 		}
 	}
-	recs := splitRecords(nb)
-	added := diffAdded(splitRecords(ob), recs)
+	recs := p.blobs.records(c.to.hash, nb)
+	var orecs [][]byte
+	if ob != nil {
+		orecs = p.blobs.records(c.from.hash, ob)
+	}
+	added := diffAdded(orecs, recs)
+	n, size := 0, 0
 	for i, a := range added {
 		if a {
-			f.Lines = append(f.Lines, scanner.Line{Number: i + 1, Text: lineText(recs[i])})
+			n++
+			size += len(recs[i])
 		}
 	}
-	if len(f.Lines) == 0 {
+	if n == 0 {
 		return nil, nil
+	}
+	// The blob content is cached and shared: the lines get their own
+	// copy, so that a consumer may modify them.
+	buf := make([]byte, 0, size)
+	f.Lines = make([]scanner.Line, 0, n)
+	for i, a := range added {
+		if a {
+			t := lineText(recs[i])
+			start := len(buf)
+			buf = append(buf, t...)
+			f.Lines = append(f.Lines, scanner.Line{Number: i + 1, Text: buf[start:len(buf):len(buf)]})
+		}
 	}
 	return f, nil
 }

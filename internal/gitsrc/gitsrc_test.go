@@ -56,6 +56,9 @@ func buildHistory(t *testing.T) *history {
 	late := strings.Repeat("0123456789abcdefghijklmnopqrstuvwxyz\n", 250) // 9250 bytes
 	f.write("bin_late.txt", late)
 	f.write("blocks.go", "package x\n\nfunc a() {\n\treturn\n}\n")
+	if err := os.Symlink("mod.txt", filepath.Join(f.dir, "link")); err != nil {
+		t.Fatal(err)
+	}
 	h.c1 = f.commit("first commit\n\nwith a body line\n")
 
 	f.write("mod.txt", edit(numbered("mod", 30), 3, 17)+"appended line\n")
@@ -81,6 +84,10 @@ func buildHistory(t *testing.T) *history {
 	f.write(h.unicodePath, "юникод строка\nsecond\n")
 	f.write("lfs.bin", "version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n")
 	f.write("blocks.go", "package x\n\nfunc a() {\n\treturn\n}\n\nfunc b() {\n\treturn\n}\n")
+	f.remove("link")
+	if err := os.Symlink("added.txt", filepath.Join(f.dir, "link")); err != nil {
+		t.Fatal(err)
+	}
 	f.git("add", "-A")
 	f.git("update-index", "--add", "--cacheinfo", "160000,"+h.c1+",sub")
 	// An empty directory is an unpopulated submodule: add -A keeps it.
@@ -175,7 +182,7 @@ func TestGroundTruthDiff(t *testing.T) {
 				paths[l.Path]++
 			}
 			for p, n := range map[string]int{"renamed_edit.txt": 9, "mod.txt": 3, "copy_dst2.txt": 10,
-				"bin_late.txt": 2, "crlf.txt": 2, "nofinal.txt": 1, h.spacePath: 1, h.unicodePath: 2, "blocks.go": 4} {
+				"bin_late.txt": 2, "crlf.txt": 2, "nofinal.txt": 1, h.spacePath: 1, h.unicodePath: 2, "blocks.go": 4, "link": 1} {
 				if paths[p] != n {
 					t.Errorf("%s: %d added lines, want %d", p, paths[p], n)
 				}
@@ -477,6 +484,20 @@ func TestEmptyRepository(t *testing.T) {
 	if _, err := r.Diff(DiffOptions{Revs: []string{"HEAD"}}); !errors.Is(err, ErrRevNotFound) {
 		t.Errorf("Diff(HEAD) in an empty repository: %v", err)
 	}
+}
+
+func TestFileBecomesDirectory(t *testing.T) {
+	f := newFixture(t)
+	f.write("x", "was a file\n")
+	f.write("keep.txt", "kept\n")
+	f.commit("one")
+	f.remove("x")
+	f.write("x/inner.txt", "now a directory\n")
+	r := open(t, f.dir)
+	got := diffSrc(t, r, DiffOptions{NoUntracked: true})
+	compareAdded(t, "git diff (file became a directory)", got.lines, f.gitAdded(f.dir, "diff"))
+	got = diffSrc(t, r, DiffOptions{})
+	compareAdded(t, "untracked under a former file", got.lines, []addedLine{{Path: "x/inner.txt", Line: 1, Text: "now a directory"}})
 }
 
 func TestDetachedHead(t *testing.T) {

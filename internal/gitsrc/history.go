@@ -245,8 +245,13 @@ func (w *walker) limited(ctx context.Context, include, exclude []*object.Commit)
 // empty tree), one fragment per file sorted by path. With paths, only
 // those files are diffed and only commits touching them yield a message.
 //
-// A whole-history walk streams: memory stays bounded whatever the
-// history's size. Commits are diffed in parallel (see SetWorkers).
+// A walk without exclusions streams: fragments are yielded while the walk
+// goes on, with a bounded number of commits in flight, and only the set of
+// walked commit IDs grows with the history (as in git). A range with
+// exclusions ("a..b", "a...b") is listed first, like git's limited walk,
+// keeping the range's commit IDs and messages. Commits are diffed in
+// parallel (see SetWorkers). The Repo must stay open while the source is
+// used.
 func (r *Repo) History(rangeSpec string, paths []string) (scanner.Source, error) {
 	ps, err := newPathspec(r.root, r.prefix, paths)
 	if err != nil {

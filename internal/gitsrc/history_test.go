@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/privscan/privscan/scanner"
 )
@@ -231,63 +230,4 @@ func BenchmarkDiffHeadParent(b *testing.B) {
 		}
 		r.Close()
 	}
-}
-
-// TestCompareWithGitLog times History against `git log -p` on the
-// benchmark repository (median of 5 each). It only runs when
-// PRIVSCAN_GIT_TIMING is set; it reports, it does not assert.
-func TestCompareWithGitLog(t *testing.T) {
-	if os.Getenv("PRIVSCAN_GIT_TIMING") == "" {
-		t.Skip("set PRIVSCAN_GIT_TIMING=1 to time History against git log -p")
-	}
-	dir := filepath.Join(t.TempDir(), "bench")
-	n := benchCommits
-	if v := os.Getenv("PRIVSCAN_GIT_TIMING_COMMITS"); v != "" {
-		fmt.Sscan(v, &n)
-	}
-	generateRepo(t, dir, n)
-	median := func(f func()) time.Duration {
-		var ds []time.Duration
-		for i := 0; i < 5; i++ {
-			start := time.Now()
-			f()
-			ds = append(ds, time.Since(start))
-		}
-		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
-		return ds[2]
-	}
-	gitLog := median(func() {
-		cmd := exec.Command("git", "log", "-p", "--no-color")
-		cmd.Dir = dir
-		cmd.Env = gitEnv(dir)
-		cmd.Stdout = nil
-		if err := cmd.Run(); err != nil {
-			t.Fatal(err)
-		}
-	})
-	for _, w := range []int{1, 2} {
-		ours := median(func() {
-			r := open(t, dir)
-			r.SetWorkers(w)
-			src, err := r.History("", nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := src.Fragments(context.Background(), func(*scanner.Fragment) error { return nil }); err != nil {
-				t.Fatal(err)
-			}
-		})
-		t.Logf("%d commits: History (%d workers) %v, git log -p %v, ratio %.2f", n, w, ours, gitLog, float64(ours)/float64(gitLog))
-	}
-	diff := median(func() {
-		r := open(t, dir)
-		src, err := r.Diff(DiffOptions{Revs: []string{"HEAD~1"}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := src.Fragments(context.Background(), func(*scanner.Fragment) error { return nil }); err != nil {
-			t.Fatal(err)
-		}
-	})
-	t.Logf("Diff HEAD~1 (open, resolve, diff with worktree): %v", diff)
 }

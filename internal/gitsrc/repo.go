@@ -237,12 +237,6 @@ func (r *Repo) head() (*object.Commit, error) {
 	return c, nil
 }
 
-// revRange is a parsed range: commits reachable from To and not from From
-// (From nil: all of To's history). Base is the old side of a diff.
-type revRange struct {
-	from, to *object.Commit
-}
-
 // parseRange splits "A..B" and "A...B" (an empty side means HEAD). sym
 // reports the three-dot form.
 func parseRange(spec string) (a, b string, sym, ok bool) {

@@ -2,7 +2,9 @@ package gitsrc
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 
@@ -45,17 +47,80 @@ func (tc *treeCache) entries(h plumbing.Hash) ([]object.TreeEntry, error) {
 	}
 	e, ok := tc.prev[h]
 	if !ok {
-		t, err := object.GetTree(tc.s, h)
+		obj, err := tc.s.EncodedObject(plumbing.TreeObject, h)
 		if err != nil {
 			return nil, fmt.Errorf("read tree %s: %w", h, err)
 		}
-		e = t.Entries
+		raw := make([]byte, obj.Size())
+		rd, err := obj.Reader()
+		if err != nil {
+			return nil, fmt.Errorf("read tree %s: %w", h, err)
+		}
+		_, err = io.ReadFull(rd, raw)
+		rd.Close()
+		if err != nil {
+			return nil, fmt.Errorf("read tree %s: %w", h, err)
+		}
+		if e, err = parseTree(raw); err != nil {
+			return nil, fmt.Errorf("read tree %s: %w", h, err)
+		}
 	}
 	if len(tc.cur) >= treeCacheSize {
 		tc.prev, tc.cur = tc.cur, make(map[plumbing.Hash][]object.TreeEntry, treeCacheSize)
 	}
 	tc.cur[h] = e
 	return e, nil
+}
+
+var errMalformedTree = errors.New("malformed tree object")
+
+// parseTree decodes the entries of a raw tree object ("<octal mode>
+// <name>\x00<20-byte id>" repeated), canonicalising modes as git does. All
+// names share one string allocation.
+func parseTree(raw []byte) ([]object.TreeEntry, error) {
+	s := string(raw)
+	n := strings.Count(s, "\x00")
+	es := make([]object.TreeEntry, 0, n)
+	for len(s) > 0 {
+		sp := strings.IndexByte(s, ' ')
+		if sp <= 0 {
+			return nil, errMalformedTree
+		}
+		var mode uint64
+		for i := 0; i < sp; i++ {
+			c := s[i]
+			if c < '0' || c > '7' || mode > 0o7777777 {
+				return nil, errMalformedTree
+			}
+			mode = mode<<3 | uint64(c-'0')
+		}
+		s = s[sp+1:]
+		nul := strings.IndexByte(s, 0)
+		if nul <= 0 || len(s) < nul+1+20 {
+			return nil, errMalformedTree
+		}
+		e := object.TreeEntry{Name: s[:nul], Mode: canonicalMode(filemode.FileMode(mode))}
+		copy(e.Hash[:], s[nul+1:nul+21])
+		es = append(es, e)
+		s = s[nul+21:]
+	}
+	return es, nil
+}
+
+// canonicalMode maps a tree entry mode to the modes git writes.
+func canonicalMode(m filemode.FileMode) filemode.FileMode {
+	switch m & 0o170000 {
+	case 0o040000:
+		return filemode.Dir
+	case 0o100000:
+		if m&0o111 != 0 {
+			return filemode.Executable
+		}
+		return filemode.Regular
+	case 0o120000:
+		return filemode.Symlink
+	}
+	return filemode.Submodule
 }
 
 func joinPath(dir, name string) string {

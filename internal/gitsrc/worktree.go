@@ -217,9 +217,13 @@ func (r *Repo) baseIgnore() []gitignore.Pattern {
 // ignored directories or into nested repositories.
 func (r *Repo) untracked(ctx context.Context, idx *index.Index, ps *pathspec) ([]string, error) {
 	tracked := make(map[string]bool, len(idx.Entries))
+	submodules := map[string]bool{}
 	for _, e := range idx.Entries {
 		if !e.IntentToAdd {
 			tracked[e.Name] = true
+		}
+		if e.Mode == filemode.Submodule {
+			submodules[e.Name] = true
 		}
 	}
 	var out []string
@@ -248,7 +252,7 @@ func (r *Repo) untracked(ctx context.Context, idx *index.Index, ps *pathspec) ([
 			pc := append(comps[:len(comps):len(comps)], name)
 			isDir := de.IsDir()
 			if isDir {
-				if tracked[p] || !ps.descend(p) || m.Match(pc, true) {
+				if submodules[p] || !ps.descend(p) || m.Match(pc, true) {
 					continue // a submodule, out of the pathspec, or ignored
 				}
 				if _, err := os.Lstat(filepath.Join(abs, name, ".git")); err == nil {

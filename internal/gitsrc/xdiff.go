@@ -74,8 +74,7 @@ const (
 )
 
 type xfile struct {
-	recs  [][]byte
-	class []int32 // equivalence class of each record
+	recs [][]byte
 	// changed has a false sentinel at both ends: changed[i+1] is record i.
 	changed []bool
 	rindex  []int   // records kept for the Myers pass
@@ -143,52 +142,95 @@ func (c *classifier) classify(rec []byte) int32 {
 	}
 }
 
-// prepare classifies the records, trims the common ends and discards the
-// records that cannot take part in a match, like xdl_prepare_env.
-func (x *xenv) prepare(a, b [][]byte) {
-	cf := newClassifier(len(a) + len(b))
-	x.f1.recs, x.f2.recs = a, b
-	x.f1.class = make([]int32, len(a))
-	x.f2.class = make([]int32, len(b))
-	for i, r := range a {
-		x.f1.class[i] = cf.classify(r)
+// lookup returns the class of rec, or -1 when no record of the table is
+// equal to it.
+func (c *classifier) lookup(rec []byte) int32 {
+	h := maphash.Bytes(c.seed, rec)
+	for i := h & c.mask; ; i = (i + 1) & c.mask {
+		s := c.slots[i]
+		if s == 0 {
+			return -1
+		}
+		if c.hash[s-1] == h && bytes.Equal(c.lines[s-1], rec) {
+			return s - 1
+		}
 	}
-	for i, r := range b {
-		x.f2.class[i] = cf.classify(r)
-	}
-	nclass := len(cf.lines)
-	x.f1.changed = make([]bool, len(a)+2)
-	x.f2.changed = make([]bool, len(b)+2)
+}
 
-	// Trim the common head and tail.
+// prepare trims the common head and tail, classifies the records in
+// between and discards those that cannot take part in a match, like
+// xdl_prepare_env. Only the middle records are classified; the common ones
+// are only looked up, to count how often each middle record occurs in the
+// whole of the other file, which is what xdiff's discard rule uses.
+func (x *xenv) prepare(a, b [][]byte) {
+	x.f1.recs, x.f2.recs = a, b
 	n1, n2 := len(a), len(b)
+	x.f1.changed = make([]bool, n1+2)
+	x.f2.changed = make([]bool, n2+2)
+
 	lim := min(n1, n2)
 	start := 0
-	for start < lim && x.f1.class[start] == x.f2.class[start] {
+	for start < lim && bytes.Equal(a[start], b[start]) {
 		start++
 	}
 	tail := 0
-	for tail < lim-start && x.f1.class[n1-1-tail] == x.f2.class[n2-1-tail] {
+	for tail < lim-start && bytes.Equal(a[n1-1-tail], b[n2-1-tail]) {
 		tail++
 	}
-	end1, end2 := n1-tail-1, n2-tail-1
+	end1, end2 := n1-tail, n2-tail // exclusive
 
-	// Count the occurrences of each class in each whole file.
-	cnt1 := make([]int32, nclass)
-	cnt2 := make([]int32, nclass)
-	for _, c := range x.f1.class {
+	if end1 == start || end2 == start {
+		// A pure insertion or deletion: whatever the discard rule
+		// decides, every middle record ends up changed.
+		for i := start; i < end1; i++ {
+			x.f1.setChanged(i, true)
+		}
+		for i := start; i < end2; i++ {
+			x.f2.setChanged(i, true)
+		}
+		x.off = 1
+		x.mxcost = xdlMaxCostMin
+		return
+	}
+
+	cf := newClassifier(end1 - start + end2 - start)
+	cls1 := make([]int32, end1-start)
+	cls2 := make([]int32, end2-start)
+	for i := start; i < end1; i++ {
+		cls1[i-start] = cf.classify(a[i])
+	}
+	for i := start; i < end2; i++ {
+		cls2[i-start] = cf.classify(b[i])
+	}
+	nclass := len(cf.lines)
+	// Occurrences of each class in the common head and tail (the same in
+	// both files), then in each file's middle.
+	common := make([]int32, nclass)
+	if nclass > 0 {
+		for i := 0; i < start; i++ {
+			if c := cf.lookup(a[i]); c >= 0 {
+				common[c]++
+			}
+		}
+		for i := end1; i < n1; i++ {
+			if c := cf.lookup(a[i]); c >= 0 {
+				common[c]++
+			}
+		}
+	}
+	cnt1 := append([]int32(nil), common...)
+	cnt2 := append([]int32(nil), common...)
+	for _, c := range cls1 {
 		cnt1[c]++
 	}
-	for _, c := range x.f2.class {
+	for _, c := range cls2 {
 		cnt2[c]++
 	}
-	dis1 := make([]byte, n1+1)
-	dis2 := make([]byte, n2+1)
-	mark := func(f *xfile, dis []byte, other []int32, n, end int) {
+	keep := func(f *xfile, cls, other []int32, n int) {
 		mlim := min(bogosqrt(n), xdlMaxEqlimit)
-		for i := start; i <= end; i++ {
-			nm := int(other[f.class[i]])
-			switch {
+		dis := make([]byte, len(cls))
+		for i, c := range cls {
+			switch nm := int(other[c]); {
 			case nm == 0:
 				dis[i] = 0
 			case nm >= mlim:
@@ -197,23 +239,19 @@ func (x *xenv) prepare(a, b [][]byte) {
 				dis[i] = 1
 			}
 		}
-	}
-	mark(&x.f1, dis1, cnt2, n1, end1)
-	mark(&x.f2, dis2, cnt1, n2, end2)
-	keep := func(f *xfile, dis []byte, end int) {
-		f.rindex = make([]int, 0, end-start+1)
-		f.ha = make([]int32, 0, end-start+1)
-		for i := start; i <= end; i++ {
-			if dis[i] == 1 || (dis[i] == 2 && !cleanMmatch(dis, i, start, end)) {
-				f.rindex = append(f.rindex, i)
-				f.ha = append(f.ha, f.class[i])
+		f.rindex = make([]int, 0, len(cls))
+		f.ha = make([]int32, 0, len(cls))
+		for i, c := range cls {
+			if dis[i] == 1 || (dis[i] == 2 && !cleanMmatch(dis, i, 0, len(cls)-1)) {
+				f.rindex = append(f.rindex, start+i)
+				f.ha = append(f.ha, c)
 			} else {
-				f.setChanged(i, true)
+				f.setChanged(start+i, true)
 			}
 		}
 	}
-	keep(&x.f1, dis1, end1)
-	keep(&x.f2, dis2, end2)
+	keep(&x.f1, cls1, cnt2, n1)
+	keep(&x.f2, cls2, cnt1, n2)
 
 	nd := len(x.f1.ha) + len(x.f2.ha) + 3
 	x.kvdf = make([]int, nd)
@@ -517,7 +555,7 @@ func (f *xfile) groupPrevious(g *group) bool {
 }
 
 func (f *xfile) groupSlideDown(g *group) bool {
-	if g.end < len(f.recs) && f.class[g.start] == f.class[g.end] {
+	if g.end < len(f.recs) && bytes.Equal(f.recs[g.start], f.recs[g.end]) {
 		f.setChanged(g.start, false)
 		g.start++
 		f.setChanged(g.end, true)
@@ -531,7 +569,7 @@ func (f *xfile) groupSlideDown(g *group) bool {
 }
 
 func (f *xfile) groupSlideUp(g *group) bool {
-	if g.start > 0 && f.class[g.start-1] == f.class[g.end-1] {
+	if g.start > 0 && bytes.Equal(f.recs[g.start-1], f.recs[g.end-1]) {
 		g.start--
 		f.setChanged(g.start, true)
 		g.end--

@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"time"
 )
 
 // AuditRecord is one line of the audit log. It holds no catalog value, no
@@ -186,7 +185,5 @@ func (a *auditLog) write(rec *AuditRecord, keyKind, key string) {
 	}
 	delete(a.warned, "write") // report the next failure again
 }
-
-func now() time.Time { return time.Now() }
 
 func intp(n int) *int { return &n }

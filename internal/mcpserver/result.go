@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"encoding/json"
-	"sort"
 
 	"github.com/privscan/privscan/internal/render"
 	"github.com/privscan/privscan/scanner"
@@ -131,28 +130,9 @@ func (c *collector) Summary(s *scanner.Summary) error {
 	return nil
 }
 
-// result returns the reply, with Returned set and the findings in the
+// result returns the reply, with Returned set; the findings are in the
 // scanner's order.
 func (c *collector) result() *ScanResult {
 	c.res.Summary.Returned = len(c.res.Findings)
-	if c.res.Summary.Findings == 0 && len(c.res.Rules) > 0 {
-		// Summary not called (cannot happen after a successful run), keep
-		// the counts consistent anyway.
-		n := 0
-		for _, rc := range c.res.Rules {
-			n += rc.Count
-		}
-		c.res.Summary.Findings = n
-	}
 	return c.res
-}
-
-// ruleIDs lists a result's rule IDs in order, for messages.
-func ruleIDs(r *ScanResult) []string {
-	ids := make([]string, 0, len(r.Rules))
-	for id := range r.Rules {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	return ids
 }

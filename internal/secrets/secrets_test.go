@@ -14,13 +14,13 @@ import (
 // Planted secrets are assembled at run time so that this file holds no
 // literal a secret scanner (ours included) would report.
 var (
-	awsKey   = "AK" + "IAZ4QW7R2TXLMN5PKD"                                    // 20 bytes
-	awsEx    = "AK" + "IAIOSFODNN7EXAMPLE"                                    // allowlisted by gitleaks
-	ghPAT    = "gh" + "p_" + "9sK2mQ7vX4bN1rT8wZ3yL6pD0fH5jC2aE7uG"           // 40 bytes
-	slackBot = "xo" + "xb-2938475610-8374659201-Fq8ZtK3mWx9pLr2vBn6YcHd4"     // 51 bytes
-	apiValue = "q8Zt3mWx9pLr2vBn6YcH"                                         // 20 bytes
-	pemBegin = "-----BEGIN " + "RSA PRIVATE KEY-----"                         // 31 bytes
-	pemEnd   = "-----END " + "RSA PRIVATE KEY-----"                           //
+	awsKey   = "AK" + "IAZ4QW7R2TXLMN5PKD"                                        // 20 bytes
+	awsEx    = "AK" + "IAIOSFODNN7EXAMPLE"                                        // allowlisted by gitleaks
+	ghPAT    = "gh" + "p_" + "9sK2mQ7vX4bN1rT8wZ3yL6pD0fH5jC2aE7uG"               // 40 bytes
+	slackBot = "xo" + "xb-2938475610-8374659201-Fq8ZtK3mWx9pLr2vBn6YcHd4"         // 51 bytes
+	apiValue = "q8Zt3mWx9pLr2vBn6YcH"                                             // 20 bytes
+	pemBegin = "-----BEGIN " + "RSA PRIVATE KEY-----"                             // 31 bytes
+	pemEnd   = "-----END " + "RSA PRIVATE KEY-----"                               //
 	pemBody1 = "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun" //
 	pemBody2 = "VTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxK" //
 )

@@ -1,0 +1,60 @@
+package action
+
+import (
+	"context"
+	"errors"
+
+	"github.com/privscan/privscan/internal/gitsrc"
+	"github.com/privscan/privscan/scanner"
+)
+
+// Error is an error of the Action with an actionable hint. Neither its
+// message nor its hint holds a catalog value or scanned text.
+type Error struct {
+	err  error
+	hint string
+}
+
+func (e *Error) Error() string { return e.err.Error() }
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.err }
+
+// Hint returns one sentence telling the user what to do.
+func (e *Error) Hint() string { return e.hint }
+
+// ErrPullRequestTarget is returned (wrapped in an *Error) for a
+// pull_request_target event.
+var ErrPullRequestTarget = errors.New("refusing to scan a pull_request_target event: that event runs with the base repository's secrets and a write token, so checking out and scanning the pull request's untrusted head there hands attacker-controlled content (its files, its .privscan.toml, and its action.yml if the workflow uses ./) a privileged job")
+
+// Hints for a commit missing from the clone. Both name fetch-depth.
+const (
+	ShallowHint = "this is a shallow clone without the base commit: set `fetch-depth: 0` on actions/checkout so the base commit and the history between base and head are fetched"
+	MissingHint = "the commit is not in this clone: set `fetch-depth: 0` on actions/checkout, which fetches every branch and its history"
+)
+
+// gitError adds the fetch-depth hint to an unknown-revision error.
+func gitError(err error) error {
+	var re *gitsrc.RevError
+	if errors.As(err, &re) {
+		if re.Shallow {
+			return &Error{err: err, hint: ShallowHint}
+		}
+		return &Error{err: err, hint: MissingHint}
+	}
+	if errors.Is(err, gitsrc.ErrNotRepo) {
+		return &Error{err: err, hint: "check out the repository first (actions/checkout with `fetch-depth: 0`)"}
+	}
+	return err
+}
+
+// scanError rewrites an error of scanner.Run.
+func scanError(err error) error {
+	if errors.Is(err, context.Canceled) {
+		return errors.New("interrupted")
+	}
+	if errors.Is(err, scanner.ErrDetectorPanic) {
+		return &Error{err: err, hint: "please report this bug; the crash details were withheld because they could include scanned text"}
+	}
+	return gitError(err)
+}

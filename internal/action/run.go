@@ -1,0 +1,347 @@
+package action
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/privscan/privscan/broker"
+	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/internal/engine"
+	"github.com/privscan/privscan/internal/gitsrc"
+	"github.com/privscan/privscan/internal/render"
+	"github.com/privscan/privscan/sarif"
+	"github.com/privscan/privscan/scanner"
+)
+
+// Config is the process environment Run works in.
+type Config struct {
+	// Getenv reads the environment: GITHUB_*, RUNNER_TEMP and the inputs
+	// (see the Env constants). Required.
+	Getenv func(string) string
+	// Dir is the repository when GITHUB_WORKSPACE is unset ("" = ".").
+	Dir string
+	// Stdout receives workflow commands (annotations, notices); Stderr
+	// a one-line status and warnings.
+	Stdout, Stderr io.Writer
+	// ToolVersion is written to the SARIF log.
+	ToolVersion string
+	// Secrets, when set, runs the gitleaks rules too.
+	Secrets *engine.Secrets
+}
+
+// Result is what a run did.
+type Result struct {
+	// Skipped is set when nothing was scanned: no catalog is available
+	// (pull requests from forks get no secrets) or the push deleted a
+	// branch.
+	Skipped bool
+	// Findings counts the reported (not suppressed) findings.
+	Findings int
+	// ExitCode is 1 when a finding is at or above fail-on, else 0: the
+	// Action's last step fails the job on it, after the SARIF upload.
+	ExitCode int
+	// SARIFFile is the absolute path of the SARIF log ("" when skipped).
+	SARIFFile string
+	// Scanned describes the range (commit IDs only).
+	Scanned string
+}
+
+// Run is `privscan action`: it reads the event, scans the change it
+// describes, and writes the SARIF log, the annotations, the job summary
+// and the step outputs. Findings are not an error: they are reported in
+// Result.ExitCode and the exit-code output.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	getenv := cfg.Getenv
+	in, err := ReadInputs(getenv)
+	if err != nil {
+		return nil, err
+	}
+	event := getenv("GITHUB_EVENT_NAME")
+	if event == "" {
+		return nil, &Error{err: errors.New("GITHUB_EVENT_NAME is not set"), hint: "privscan action runs inside a GitHub Actions job; on your machine use `privscan diff <base>...<head>`"}
+	}
+	// Refused before anything is read: see ErrPullRequestTarget.
+	if event == "pull_request_target" {
+		return nil, refusePullRequestTarget()
+	}
+	evPath := getenv("GITHUB_EVENT_PATH")
+	if evPath == "" {
+		return nil, &Error{err: errors.New("GITHUB_EVENT_PATH is not set"), hint: "privscan action runs inside a GitHub Actions job; on your machine use `privscan diff <base>...<head>`"}
+	}
+	ev, err := readEvent(evPath)
+	if err != nil {
+		return nil, err
+	}
+	dir := or(getenv("GITHUB_WORKSPACE"), cfg.Dir, ".")
+	getenv = catalogFileIn(dir, getenv)
+
+	matcher, err := openCatalog(getenv)
+	if errors.Is(err, broker.ErrConfigMissing) && getenv(EnvCatalog) == "" && getenv(EnvCatalogFile) == "" {
+		msg := "no catalog is available to this run, so nothing was scanned: set the action's catalog input from a secret"
+		if fork(event, ev) {
+			msg = "no catalog is available to this run (pull requests from forks get no secrets), so nothing was scanned"
+		}
+		return skip(cfg, msg)
+	}
+	if err != nil {
+		return nil, err
+	}
+
+	repo, err := gitsrc.Open(dir)
+	if err != nil {
+		return nil, gitError(err)
+	}
+	defer repo.Close()
+	view, err := openView(repo.Root(), repo.IsShallow())
+	if err != nil {
+		return nil, gitError(err)
+	}
+	p, err := makePlan(event, ev, in, getenv("GITHUB_SHA"), view)
+	if err != nil {
+		return nil, gitError(err)
+	}
+	if p.skip != "" {
+		return skip(cfg, p.skip)
+	}
+	return scan(ctx, cfg, in, matcher, repo, p)
+}
+
+func scan(ctx context.Context, cfg Config, in Inputs, matcher *catalog.Matcher, repo *gitsrc.Repo, p *plan) (*Result, error) {
+	getenv := cfg.Getenv
+	var src scanner.Source
+	var err error
+	if p.history != "" {
+		src, err = repo.History(p.history, nil)
+	} else {
+		src, err = repo.Diff(gitsrc.DiffOptions{Revs: p.revs})
+	}
+	if err != nil {
+		return nil, gitError(err)
+	}
+	if p.skipMsg != "" {
+		src = &dropMessage{src: src, commit: p.skipMsg}
+	}
+	srcs := multiSource{src}
+	scanned := p.desc + ", with its commit messages"
+	if p.pr != nil && in.ScanPRText {
+		srcs = append(srcs, &scanner.TextSource{R: strings.NewReader(prText(p.pr)), Kind: scanner.KindText})
+		scanned += " and the pull request's title and body"
+	}
+
+	repoCfg, suppressed, err := engine.RepoFiles(repo.Root(), "")
+	if err != nil {
+		return nil, &Error{err: fmt.Errorf("repository config: %w", err), hint: "fix or remove the file; see `privscan help` for its format"}
+	}
+	failOn := or(in.FailOn, repoCfg.FailOn, "warning")
+	level := catalog.Severity(0)
+	if failOn != "never" {
+		level, _ = catalog.ParseSeverity(failOn)
+	}
+	opts, err := engine.Options(engine.Settings{Matcher: matcher, Repo: repoCfg, Suppressed: suppressed, Secrets: cfg.Secrets})
+	if err != nil {
+		return nil, err
+	}
+
+	sarifPath := sarifPath(in.SARIFFile, getenv)
+	if err := os.MkdirAll(filepath.Dir(sarifPath), 0o755); err != nil {
+		return nil, fmt.Errorf("creating the SARIF file's directory: %w", errors.Unwrap(err))
+	}
+	sf, err := os.Create(sarifPath)
+	if err != nil {
+		return nil, fmt.Errorf("creating the SARIF file: %w", errors.Unwrap(err))
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			// No partial log for a later upload step to find.
+			sf.Close()
+			os.Remove(sarifPath)
+		}
+	}()
+
+	var md bytes.Buffer
+	mr := render.NewMarkdown(&md)
+	mr.MaxBytes = MaxSummaryBytes - 16<<10
+	hs := []scanner.Handler{
+		sarif.NewHandler(sf, sarif.Options{
+			ToolVersion: cfg.ToolVersion,
+			Category:    in.Category,
+			Warn:        func(msg string) { fmt.Fprintf(cfg.Stderr, "privscan: warning: %s\n", oneLine(msg)) },
+		}),
+		mr,
+	}
+	if in.Annotations {
+		hs = append(hs, render.NewGitHub(cfg.Stdout))
+	}
+	t := &tee{hs: hs, level: level}
+	sum, err := scanner.Run(ctx, srcs, opts, t)
+	if err != nil {
+		return nil, scanError(err)
+	}
+	if err := sf.Close(); err != nil {
+		return nil, fmt.Errorf("writing the SARIF file: %w", err)
+	}
+	ok = true
+
+	res := &Result{Findings: sum.Findings, SARIFFile: sarifPath, Scanned: scanned}
+	if t.hit {
+		res.ExitCode = 1
+	}
+	fmt.Fprintf(&md, "\nScanned %s. Fail-on level: %s; exit code %d.", scanned, failOn, res.ExitCode)
+	if sum.Findings > 0 && p.pr != nil && in.ScanPRText {
+		md.WriteString(" Locations `<text>` are in the pull request's title (line 1) and body (from line 3).")
+	}
+	md.WriteString("\n")
+	if err := finish(cfg, res, md.String()); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(cfg.Stderr, "privscan: scanned %s: %d finding%s, exit-code %d\n", scanned, sum.Findings, plural(sum.Findings), res.ExitCode)
+	return res, nil
+}
+
+// skip reports a run that scanned nothing: a notice, a summary line and
+// outputs that say zero findings.
+func skip(cfg Config, msg string) (*Result, error) {
+	fmt.Fprintf(cfg.Stdout, "::notice title=privscan::%s\n", escapeData(msg))
+	res := &Result{Skipped: true}
+	if err := finish(cfg, res, "## privscan\n\nSkipped: "+msg+".\n"); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// finish writes the job summary and the step outputs.
+func finish(cfg Config, res *Result, summary string) error {
+	if p := cfg.Getenv("GITHUB_STEP_SUMMARY"); p != "" {
+		if len(summary) > MaxSummaryBytes {
+			summary = strings.ToValidUTF8(summary[:MaxSummaryBytes], "")
+		}
+		if err := appendFile(p, "the job summary (GITHUB_STEP_SUMMARY)", summary); err != nil {
+			return err
+		}
+	}
+	if p := cfg.Getenv("GITHUB_OUTPUT"); p != "" {
+		out, err := FormatOutputs([]Output{
+			{"findings", strconv.Itoa(res.Findings)},
+			{"sarif-file", res.SARIFFile},
+			{"exit-code", strconv.Itoa(res.ExitCode)},
+		})
+		if err != nil {
+			return err
+		}
+		if err := appendFile(p, "the step outputs (GITHUB_OUTPUT)", out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sarifPath is the absolute path of the SARIF file: the input resolved
+// against the workspace, or DefaultSARIFName in RUNNER_TEMP.
+func sarifPath(input string, getenv func(string) string) string {
+	ws := or(getenv("GITHUB_WORKSPACE"), ".")
+	p := input
+	if p == "" {
+		p = filepath.Join(or(getenv("RUNNER_TEMP"), ws), DefaultSARIFName)
+	} else if !filepath.IsAbs(p) {
+		p = filepath.Join(ws, p)
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
+}
+
+// catalogFileIn resolves a relative catalog-file input against the
+// workspace: the step may run in another directory.
+func catalogFileIn(dir string, getenv func(string) string) func(string) string {
+	f := getenv(EnvCatalogFile)
+	if f == "" || filepath.IsAbs(f) {
+		return getenv
+	}
+	abs := filepath.Join(dir, f)
+	return func(k string) string {
+		if k == EnvCatalogFile {
+			return abs
+		}
+		return getenv(k)
+	}
+}
+
+func openCatalog(getenv func(string) string) (*catalog.Matcher, error) {
+	b, err := broker.Open(broker.Options{Getenv: getenv})
+	if err != nil {
+		return nil, err
+	}
+	m, _, err := b.OpenCatalog("")
+	return m, err
+}
+
+// fork reports whether a pull request comes from another repository.
+func fork(event string, ev *Event) bool {
+	if event != "pull_request" || ev.PullRequest == nil {
+		return false
+	}
+	h := ev.PullRequest.Head.Repo
+	return h == nil || h.FullName != ev.Repository.FullName
+}
+
+// tee hands every finding to several handlers and records whether one
+// reached the fail-on level.
+type tee struct {
+	hs    []scanner.Handler
+	level catalog.Severity // 0: never
+	hit   bool
+}
+
+func (t *tee) Finding(f *scanner.Finding) error {
+	if t.level != 0 && f.Severity >= t.level {
+		t.hit = true
+	}
+	for _, h := range t.hs {
+		if err := h.Finding(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *tee) Summary(s *scanner.Summary) error {
+	for _, h := range t.hs {
+		if err := h.Summary(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// escapeData escapes a workflow command's message.
+func escapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' {
+			return ' '
+		}
+		if r < 0x20 && r != '\t' || r == 0x7f {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

@@ -1,0 +1,223 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/privscan/privscan/internal/cli"
+)
+
+const (
+	hookCanary = "Zorblax Quintavius"
+	hookHost   = "vault-7.canaryzone.internal"
+)
+
+var hookCatalog = "## PER-001\n- category: person\n- description: Customer names\n- match: identifier\n\n```values\n" + hookCanary + "\n```\n\n" +
+	"## HOST\n- category: internal-host\n- severity: warning\n\n```values\n" + hookHost + "\n```\n"
+
+// hookRepo is a repository with one commit and a catalog file outside it.
+type hookRepo struct {
+	dir, catalog string
+	env          map[string]string
+}
+
+func newHookRepo(t *testing.T) *hookRepo {
+	t.Helper()
+	root := t.TempDir()
+	r := &hookRepo{dir: filepath.Join(root, "repo"), catalog: filepath.Join(root, "catalog.md")}
+	if err := os.WriteFile(r.catalog, []byte(hookCatalog), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r.env = map[string]string{"HOME": filepath.Join(root, "home"), "PRIVSCAN_CATALOG_FILE": r.catalog}
+	os.MkdirAll(r.dir, 0o700)
+	r.git(t, "init", "-q", "-b", "main")
+	r.write(t, "main.go", "package main\n")
+	r.git(t, "add", ".")
+	r.git(t, "commit", "-qm", "init")
+	return r
+}
+
+func (r *hookRepo) git(t *testing.T, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = r.dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null",
+		"GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@example.com")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+func (r *hookRepo) write(t *testing.T, name, content string) {
+	t.Helper()
+	p := filepath.Join(r.dir, name)
+	os.MkdirAll(filepath.Dir(p), 0o700)
+	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func payload(cwd, tool, command string) string {
+	b, _ := json.Marshal(map[string]any{
+		"session_id": "abc", "transcript_path": "/tmp/t.jsonl", "cwd": cwd,
+		"permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": tool,
+		"tool_input":  map[string]any{"command": command, "description": "Commit the change"},
+		"tool_use_id": "toolu_01",
+	})
+	return string(b)
+}
+
+// runHook runs the hook in-process and returns the exit code and stderr.
+func runHook(t *testing.T, env map[string]string, stdin string, args ...string) (int, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	e := &cli.Env{
+		Args:   append([]string{"hook", "claude-pre-tool-use"}, args...),
+		Stdin:  strings.NewReader(stdin),
+		Stdout: &stdout,
+		Stderr: &stderr,
+		Getenv: func(k string) string { return env[k] },
+		Dir:    t.TempDir(),
+	}
+	code := cli.Report(&stderr, cli.Run(context.Background(), e))
+	if stdout.Len() > 0 {
+		t.Errorf("hook wrote to stdout: %q", stdout.String())
+	}
+	return code, stderr.String()
+}
+
+func TestHookBlocksStagedCatalogedName(t *testing.T) {
+	r := newHookRepo(t)
+	r.write(t, "users_test.go", "package main\n\nvar name = \"ZorblaxQuintavius\"\n")
+	r.git(t, "add", "users_test.go")
+	code, stderr := runHook(t, r.env, payload(r.dir, "Bash", `git add . && git commit -m "Add fixtures"`))
+	if code != 2 {
+		t.Fatalf("exit %d, want 2; stderr:\n%s", code, stderr)
+	}
+	for _, want := range []string{"blocked git commit", "users_test.go:3:13", "catalog/PER-001", "person", "Customer names", "privscan: hint:"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	assertNoCanary(t, stderr)
+}
+
+func TestHookCommitMessage(t *testing.T) {
+	r := newHookRepo(t)
+	cmd := "git commit --allow-empty -m \"$(cat <<'EOF'\nDeploy to " + hookHost + "\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)\""
+	code, stderr := runHook(t, r.env, payload(r.dir, "Bash", cmd))
+	if code != 2 || !strings.Contains(stderr, "commit message:1:11") || !strings.Contains(stderr, "catalog/HOST") {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	assertNoCanary(t, stderr)
+	// --fail-on error lets a warning through.
+	if code, stderr := runHook(t, r.env, payload(r.dir, "Bash", cmd), "--fail-on", "error"); code != 0 {
+		t.Fatalf("--fail-on error: exit %d\n%s", code, stderr)
+	}
+}
+
+func TestHookWhatWouldBeCommitted(t *testing.T) {
+	r := newHookRepo(t)
+	// An unstaged change is not committed by a plain commit, but is by -a.
+	r.write(t, "main.go", "package main\n\n// "+hookCanary+"\n")
+	if code, stderr := runHook(t, r.env, payload(r.dir, "Bash", "git commit -m x")); code != 0 {
+		t.Fatalf("plain commit blocked on an unstaged change: %d\n%s", code, stderr)
+	}
+	for _, cmd := range []string{"git commit -am x", "git commit -a -m x", "git commit main.go -m x", "cd .. && git -C ../repo commit -qam x", "FOO=1 git commit --all -m x"} {
+		dir := r.dir
+		if strings.HasPrefix(cmd, "cd ..") {
+			dir = filepath.Join(r.dir, "sub")
+		}
+		if code, stderr := runHook(t, r.env, payload(dir, "Bash", cmd)); code != 2 {
+			t.Errorf("%q: exit %d, want 2\n%s", cmd, code, stderr)
+		}
+	}
+	// A suppressed line passes.
+	r.write(t, "main.go", "package main\n\n// "+hookCanary+" privscan:allow\n")
+	if code, stderr := runHook(t, r.env, payload(r.dir, "Bash", "git commit -am x")); code != 0 {
+		t.Fatalf("suppressed: exit %d\n%s", code, stderr)
+	}
+}
+
+func TestHookLetsOtherCommandsThroughFast(t *testing.T) {
+	r := newHookRepo(t)
+	r.write(t, "a.go", hookCanary)
+	r.git(t, "add", ".")
+	// The catalog is broken: a command that loads it would print a note.
+	env := map[string]string{"HOME": r.env["HOME"], "PRIVSCAN_CATALOG_FILE": filepath.Join(r.dir, "missing.md")}
+	for _, cmd := range []string{"ls -la", "git status", "git log --grep commit", "echo 'git commit'"} {
+		start := time.Now()
+		code, stderr := runHook(t, env, payload(r.dir, "Bash", cmd))
+		if d := time.Since(start); d > 50*time.Millisecond {
+			t.Errorf("%q took %v", cmd, d)
+		}
+		if code != 0 || stderr != "" {
+			t.Errorf("%q: exit %d, stderr %q", cmd, code, stderr)
+		}
+	}
+	if code, stderr := runHook(t, env, payload(r.dir, "Write", "git commit")); code != 0 || stderr != "" {
+		t.Errorf("other tool: %d %q", code, stderr)
+	}
+}
+
+func TestHookNeverBlocksOnItsOwnProblems(t *testing.T) {
+	r := newHookRepo(t)
+	r.write(t, "a.go", hookCanary)
+	r.git(t, "add", ".")
+	for _, tc := range []struct {
+		name, stdin, note string
+		env               map[string]string
+	}{
+		{"malformed payload", `{"tool_name": "Bash", "tool_input": ` + hookCanary, "could not read the hook payload", r.env},
+		{"not JSON", "git commit", "could not read the hook payload", r.env},
+		{"no catalog", payload(r.dir, "Bash", "git commit"), "not gating git commit", map[string]string{"HOME": t.TempDir()}},
+		{"not a repository", payload(t.TempDir(), "Bash", "git commit"), "", r.env},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stderr := runHook(t, tc.env, tc.stdin)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s", code, stderr)
+			}
+			if tc.note != "" && !strings.Contains(stderr, tc.note) {
+				t.Fatalf("stderr %q lacks %q", stderr, tc.note)
+			}
+			assertNoCanary(t, stderr)
+		})
+	}
+	if code, _ := runHook(t, r.env, "", "--fail-on", "sometimes"); code != 2 {
+		t.Fatalf("bad flag: exit %d", code)
+	}
+}
+
+func assertNoCanary(t *testing.T, s string) {
+	t.Helper()
+	low := strings.ToLower(s)
+	for _, c := range []string{hookCanary, "zorblaxquintavius", hookHost} {
+		if strings.Contains(low, strings.ToLower(c)) {
+			t.Fatalf("output contains a catalog value:\n%s", s)
+		}
+	}
+}
+
+func TestMCPCommandUsage(t *testing.T) {
+	for _, args := range [][]string{{"mcp", "--http", "0.0.0.0:1"}, {"mcp", "extra"}, {"mcp", "--root", "/nonexistent/dir"}} {
+		var stdout, stderr bytes.Buffer
+		e := &cli.Env{Args: args, Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }, Dir: t.TempDir()}
+		if code := cli.Report(&stderr, cli.Run(context.Background(), e)); code != 2 || stdout.Len() > 0 {
+			t.Errorf("%v: exit %d stdout %q", args, code, stdout.String())
+		}
+	}
+	// stdio with no input: serves nothing and exits cleanly.
+	var stdout, stderr bytes.Buffer
+	e := &cli.Env{Args: []string{"mcp"}, Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }, Dir: t.TempDir()}
+	if err := cli.Run(context.Background(), e); err != nil || stdout.Len() > 0 {
+		t.Fatalf("mcp on empty stdin: %v, stdout %q", err, stdout.String())
+	}
+}
