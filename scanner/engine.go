@@ -119,6 +119,7 @@ func Run(ctx context.Context, src Source, opts Options, h Handler) (*Summary, er
 	sum := &Summary{Skipped: map[Skip]int{}, SuppressedBy: map[string]int{}, BySeverity: map[string]int{}}
 	occurrences := map[[32]byte]int{}
 	commits := map[string]bool{}
+	lastFile := "" // commit + "\x00" + path of the previous fragment: a streamed file arrives as consecutive fragments
 	var runErr error
 	for j := range ordered {
 		if runErr == nil {
@@ -129,7 +130,7 @@ func Run(ctx context.Context, src Source, opts Options, h Handler) (*Summary, er
 				cancel()
 				continue
 			}
-			runErr = emit(j, &opts, fp, occurrences, commits, sum, h)
+			runErr = emit(j, &opts, fp, occurrences, commits, &lastFile, sum, h)
 			if runErr != nil {
 				cancel()
 			}
@@ -158,7 +159,7 @@ func Run(ctx context.Context, src Source, opts Options, h Handler) (*Summary, er
 	return sum, nil
 }
 
-func emit(j *job, opts *Options, fp *Fingerprinter, occ map[[32]byte]int, commits map[string]bool, sum *Summary, h Handler) error {
+func emit(j *job, opts *Options, fp *Fingerprinter, occ map[[32]byte]int, commits map[string]bool, lastFile *string, sum *Summary, h Handler) error {
 	if j.err != nil {
 		return j.err
 	}
@@ -171,7 +172,10 @@ func emit(j *job, opts *Options, fp *Fingerprinter, occ map[[32]byte]int, commit
 		return nil
 	}
 	if f.Kind != KindCommitMessage {
-		sum.FilesScanned++
+		if k := f.Commit + "\x00" + f.Path; k != *lastFile || f.Kind != KindText {
+			*lastFile = k
+			sum.FilesScanned++
+		}
 	}
 	sum.LinesScanned += j.lines
 	for _, r := range j.results {

@@ -99,9 +99,10 @@ func severityCounts(s *scanner.Summary) string {
 	return strings.Join(parts, ", ")
 }
 
-// cell escapes text for a Markdown table cell.
+var cellEscaper = strings.NewReplacer("|", `\|`, "`", "'", "<", "&lt;", ">", "&gt;", "&", "&amp;")
+
+// cell escapes text for a Markdown table cell: pipes, backticks and HTML.
 func cell(s string) string {
 	s = oneLine(s)
-	s = strings.ReplaceAll(s, "|", `\|`)
-	return strings.ReplaceAll(s, "`", "'")
+	return cellEscaper.Replace(s)
 }

@@ -1,0 +1,166 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/scanner"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+func sampleFindings() []*scanner.Finding {
+	return []*scanner.Finding{
+		{RuleID: "catalog/PER-001", Source: "catalog", Category: "person", Severity: catalog.SeverityError, Kind: scanner.KindDiff,
+			Path: "internal/users/fixtures.go", Line: 42, Column: 17, EndColumn: 25, Column16: 17, EndColumn16: 25,
+			Fingerprint: "00112233445566778899aabbccddeeff", Description: "Customer contact names"},
+		{RuleID: "pii/email", Source: "pii", Category: "email", Severity: catalog.SeverityWarning, Kind: scanner.KindDiff,
+			Path: "docs/Über uns, team|notes.md", Line: 3, Column: 5, EndColumn: 20, Fingerprint: "ffeeddccbbaa99887766554433221100",
+			Description: "An email address.\nSecond line"},
+		{RuleID: "catalog/CODE", Source: "catalog", Category: "codename", Severity: catalog.SeverityNote, Kind: scanner.KindCommitMessage,
+			Commit: "0123456789abcdef0123456789abcdef01234567", Line: 1, Column: 9, EndColumn: 19, Fingerprint: "0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f"},
+		{RuleID: "secret/github-pat", Source: "secret", Category: "secret", Severity: catalog.SeverityError, Kind: scanner.KindText,
+			Line: 7, Column: 1, EndColumn: 41, Fingerprint: "abababababababababababababababab", Description: "GitHub token; 100% bad"},
+	}
+}
+
+func sampleSummary() *scanner.Summary {
+	return &scanner.Summary{Findings: 4, Suppressed: 2, FilesScanned: 3, LinesScanned: 120, CommitsScanned: 1,
+		Skipped:      map[scanner.Skip]int{scanner.SkipBinary: 2},
+		SuppressedBy: map[string]int{"inline": 1, "baseline": 1},
+		BySeverity:   map[string]int{"error": 2, "warning": 1, "note": 1}}
+}
+
+func render(t *testing.T, h scanner.Handler, fs []*scanner.Finding, s *scanner.Summary) []byte {
+	t.Helper()
+	for _, f := range fs {
+		if err := h.Finding(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := h.Summary(s); err != nil {
+		t.Fatal(err)
+	}
+	return nil
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (go test -update rewrites it):\n got:\n%s\nwant:\n%s", name, got, want)
+	}
+}
+
+func TestGolden(t *testing.T) {
+	empty := &scanner.Summary{FilesScanned: 1, LinesScanned: 10, BySeverity: map[string]int{}}
+	tests := []struct {
+		name string
+		make func(*bytes.Buffer) scanner.Handler
+	}{
+		{"text", func(b *bytes.Buffer) scanner.Handler { return NewText(b) }},
+		{"text-color", func(b *bytes.Buffer) scanner.Handler { t := NewText(b); t.Color = true; return t }},
+		{"json", func(b *bytes.Buffer) scanner.Handler { return NewJSON(b, ToolInfo{Name: "privscan", Version: "1.2.3"}) }},
+		{"github", func(b *bytes.Buffer) scanner.Handler { return NewGitHub(b) }},
+		{"markdown", func(b *bytes.Buffer) scanner.Handler { return NewMarkdown(b) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			render(t, tt.make(&b), sampleFindings(), sampleSummary())
+			golden(t, tt.name+".golden", b.Bytes())
+			var e bytes.Buffer
+			render(t, tt.make(&e), nil, empty)
+			golden(t, tt.name+"-empty.golden", e.Bytes())
+		})
+	}
+}
+
+func TestJSONShape(t *testing.T) {
+	var b bytes.Buffer
+	render(t, NewJSON(&b, ToolInfo{Name: "privscan", Version: "1"}), sampleFindings(), sampleSummary())
+	var rep Report
+	if err := json.Unmarshal(b.Bytes(), &rep); err != nil {
+		t.Fatalf("invalid JSON: %v\n%s", err, b.Bytes())
+	}
+	if rep.Version != 1 || len(rep.Findings) != 4 || rep.Summary.Findings != 4 || rep.Findings[0].Fingerprint == "" {
+		t.Errorf("decoded report = %+v", rep)
+	}
+	var raw map[string]any
+	json.Unmarshal(b.Bytes(), &raw)
+	f0 := raw["findings"].([]any)[0].(map[string]any)
+	want := []string{"ruleId", "source", "category", "severity", "kind", "path", "commit", "line", "column", "endColumn", "fingerprint"}
+	if len(f0) != len(want) {
+		t.Errorf("finding has keys %v, want exactly %v", f0, want)
+	}
+	for _, k := range want {
+		if _, ok := f0[k]; !ok {
+			t.Errorf("finding lacks %q", k)
+		}
+	}
+	// an empty run has "findings": [] (not null)
+	var e bytes.Buffer
+	render(t, NewJSON(&e, ToolInfo{}), nil, &scanner.Summary{})
+	if !strings.Contains(e.String(), `"findings":[]`) {
+		t.Errorf("empty report: %s", e.String())
+	}
+}
+
+func TestGitHubCapsMostSevereFirst(t *testing.T) {
+	var fs []*scanner.Finding
+	for i := 0; i < 15; i++ {
+		fs = append(fs, &scanner.Finding{RuleID: "pii/email", Source: "pii", Severity: catalog.SeverityWarning, Kind: scanner.KindDiff, Path: "a", Line: i + 1, Column: 1, EndColumn: 2})
+	}
+	for i := 0; i < 12; i++ {
+		fs = append(fs, &scanner.Finding{RuleID: "catalog/X", Source: "catalog", Severity: catalog.SeverityError, Kind: scanner.KindDiff, Path: "b", Line: i + 1, Column: 1, EndColumn: 2})
+	}
+	var b bytes.Buffer
+	render(t, NewGitHub(&b), fs, &scanner.Summary{})
+	out := b.String()
+	if n := strings.Count(out, "::error "); n != 10 {
+		t.Errorf("%d error annotations, want 10", n)
+	}
+	if n := strings.Count(out, "::warning "); n != 10 {
+		t.Errorf("%d warning annotations, want 10", n)
+	}
+	if !strings.HasPrefix(out, "::error ") {
+		t.Error("errors are not annotated first")
+	}
+	if !strings.Contains(out, "7 more findings not annotated") {
+		t.Errorf("no overflow notice:\n%s", out)
+	}
+}
+
+func TestMarkdownBounded(t *testing.T) {
+	var fs []*scanner.Finding
+	for i := 0; i < 5000; i++ {
+		fs = append(fs, &scanner.Finding{RuleID: "catalog/X", Source: "catalog", Category: "person", Severity: catalog.SeverityError, Kind: scanner.KindDiff, Path: strings.Repeat("p", 200), Line: i + 1, Column: 1})
+	}
+	var b bytes.Buffer
+	m := NewMarkdown(&b)
+	m.MaxRows = 100000
+	m.MaxBytes = 64 << 10
+	render(t, m, fs, &scanner.Summary{Findings: 5000, BySeverity: map[string]int{"error": 5000}})
+	if b.Len() > 64<<10 {
+		t.Errorf("summary is %d bytes, cap 64 KiB", b.Len())
+	}
+	if !strings.Contains(b.String(), "more findings not listed") {
+		t.Error("no truncation note")
+	}
+}
