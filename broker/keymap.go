@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -31,12 +30,9 @@ type mapIssue struct{ msg string }
 
 func (m *mapIssue) Error() string { return m.msg }
 
-var saneName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,31}$`)
-
 // parseKeyMap decodes the TOML of a key map. Errors are *mapIssue with text
 // that never quotes the input: TOML syntax errors keep only their position,
-// and names are repeated only for top-level entries that look like plain
-// identifiers.
+// and no name from the file is repeated.
 func parseKeyMap(data []byte) (*keyMap, error) {
 	var raw map[string]any
 	if _, err := toml.Decode(string(data), &raw); err != nil {
@@ -58,7 +54,7 @@ func parseKeyMap(data []byte) (*keyMap, error) {
 		case "catalogs":
 			dst = &km.catalogs
 		default:
-			return nil, &mapIssue{unexpectedTop(name, v)}
+			return nil, &mapIssue{unexpectedTop(v)}
 		}
 		tbl, ok := v.(map[string]any)
 		if !ok {
@@ -82,15 +78,13 @@ func parseKeyMap(data []byte) (*keyMap, error) {
 	return km, nil
 }
 
-func unexpectedTop(name string, v any) string {
-	_, isTable := v.(map[string]any)
-	switch {
-	case isTable && saneName.MatchString(name):
-		return fmt.Sprintf("unknown section [%s] (only [keys] and [catalogs] are allowed)", name)
-	case isTable:
+// unexpectedTop describes a top-level entry other than [keys] and
+// [catalogs]. Its name is not repeated, even when it looks like a plain
+// identifier: a catalogued name spelled as an identifier (acme_corp) looks
+// like one too.
+func unexpectedTop(v any) string {
+	if _, isTable := v.(map[string]any); isTable {
 		return "unknown section (only [keys] and [catalogs] are allowed)"
-	case saneName.MatchString(name):
-		return fmt.Sprintf("unexpected top-level key %s (entries belong under [keys] or [catalogs])", name)
 	}
 	return "unexpected top-level key (entries belong under [keys] or [catalogs])"
 }

@@ -367,7 +367,7 @@ func TestErrors(t *testing.T) {
 		env     map[string]string
 		want    string
 	}{
-		{"bad fail-on", "pull_request", pullRequest(1, r.base, r.head, "t", nil, false), map[string]string{action.EnvFailOn: "loud"}, `input fail-on: unknown level "loud"`},
+		{"bad fail-on", "pull_request", pullRequest(1, r.base, r.head, "t", nil, false), map[string]string{action.EnvFailOn: "loud"}, `input fail-on: unknown level`},
 		{"bad boolean", "pull_request", pullRequest(1, r.base, r.head, "t", nil, false), map[string]string{action.EnvAnnotations: "yes"}, "input annotations: not a boolean"},
 		{"option-like base", "pull_request", pullRequest(1, r.base, r.head, "t", nil, false), map[string]string{action.EnvBase: "--output=x"}, "input base"},
 		{"no event name", "", pullRequest(1, r.base, r.head, "t", nil, false), nil, "GITHUB_EVENT_NAME is not set"},

@@ -1,6 +1,7 @@
 package action
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"unicode"
@@ -41,8 +42,9 @@ type Inputs struct {
 	Annotations bool   // write workflow-command annotations (default true)
 }
 
-// ReadInputs reads and checks the inputs. Its errors name the input and
-// quote at most a revision the user typed.
+// ReadInputs reads and checks the inputs. Its errors name the input, never
+// its value: a revision or a mistyped level can hold a catalogued name, and
+// the job log is widely readable.
 func ReadInputs(getenv func(string) string) (Inputs, error) {
 	in := Inputs{
 		Base:      strings.TrimSpace(getenv(EnvBase)),
@@ -59,7 +61,7 @@ func ReadInputs(getenv func(string) string) (Inputs, error) {
 	switch in.FailOn {
 	case "", "error", "warning", "note", "never":
 	default:
-		return Inputs{}, &Error{err: fmt.Errorf("input fail-on: unknown level %s", quoteInput(in.FailOn)), hint: "use error, warning, note or never"}
+		return Inputs{}, &Error{err: errors.New("input fail-on: unknown level"), hint: "use error, warning, note or never"}
 	}
 	if strings.ContainsAny(in.SARIFFile, "\x00\r\n") {
 		return Inputs{}, &Error{err: fmt.Errorf("input sarif-file: not a usable file name"), hint: "give a path such as privscan.sarif"}
@@ -100,16 +102,17 @@ func checkRev(rev string) error {
 	case len(rev) > maxRevLen:
 		return fmt.Errorf("longer than %d bytes", maxRevLen)
 	case strings.HasPrefix(rev, "-"):
-		return fmt.Errorf("%s starts with '-'", quoteInput(rev))
+		return errors.New("starts with '-'")
 	case strings.ContainsFunc(rev, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }):
-		return fmt.Errorf("%s contains whitespace or control characters", quoteInput(rev))
+		return errors.New("contains whitespace or control characters")
 	case strings.Contains(rev, ".."):
-		return fmt.Errorf("%s is a range; give base and head separately", quoteInput(rev))
+		return errors.New("is a range; give base and head separately")
 	}
 	return nil
 }
 
-// quoteInput quotes a short input for an error message.
+// quoteInput quotes a short value that GitHub defines (an event name) for
+// an error message; user inputs are never quoted.
 func quoteInput(s string) string {
 	if len(s) > 64 {
 		s = s[:64] + "…"

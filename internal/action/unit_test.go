@@ -179,6 +179,11 @@ func TestReadInputs(t *testing.T) {
 		if e, ok := err.(*Error); !ok || e.Hint() == "" {
 			t.Errorf("%s=%q: no hint", c.k, c.v)
 		}
+		// The value itself is never repeated: inputs can hold
+		// catalogued names.
+		if v := strings.TrimSpace(c.v); err != nil && len(v) > 1 && strings.Contains(err.Error(), v) {
+			t.Errorf("%s=%q: the error %q repeats the value", c.k, c.v, err)
+		}
 	}
 }
 

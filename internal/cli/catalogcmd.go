@@ -150,7 +150,7 @@ func runInit(env *Env, args []string) error {
 		return usagef("init takes no arguments")
 	}
 	if *platform != "" && *platform != "claude-code" {
-		return usagef("unknown --platform %q (want claude-code)", *platform)
+		return usagef("unknown --platform (want claude-code)")
 	}
 	b, err := broker.Open(broker.Options{Getenv: env.Getenv})
 	if err != nil {

@@ -43,7 +43,9 @@ func (f *scanFlags) register(fs *flag.FlagSet, cmd string) {
 }
 
 // parseArgs parses flags anywhere among args (git style: "diff HEAD~1
-// --format json"). Everything after "--" is returned as paths.
+// --format json"). Everything after "--" is returned as paths. Errors
+// never repeat what the user typed (a flag's name or value can hold a
+// catalogued name): they name the flag only when it is one of fs's.
 func parseArgs(fs *flag.FlagSet, args []string) (positional, paths []string, err error) {
 	for i, a := range args {
 		if a == "--" {
@@ -58,11 +60,7 @@ func parseArgs(fs *flag.FlagSet, args []string) (positional, paths []string, err
 			if err == flag.ErrHelp {
 				return nil, nil, err
 			}
-			msg := err.Error()
-			if rest, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
-				msg = "unknown flag " + rest
-			}
-			return nil, nil, usagef("%s", msg)
+			return nil, nil, flagError(fs, err)
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -71,4 +69,26 @@ func parseArgs(fs *flag.FlagSet, args []string) (positional, paths []string, err
 		positional = append(positional, args[0])
 		args = args[1:]
 	}
+}
+
+// flagError rewrites an error of the flag package, which quotes the
+// offending argument, into one that names at most a flag defined in fs.
+func flagError(fs *flag.FlagSet, err error) error {
+	msg := err.Error()
+	if _, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
+		return usagef("%s", msg) // names a defined flag
+	}
+	var name string
+	fs.VisitAll(func(f *flag.Flag) {
+		if strings.Contains(msg, " for -"+f.Name+":") || strings.Contains(msg, " for flag -"+f.Name+":") {
+			name = f.Name
+		}
+	})
+	switch {
+	case name != "":
+		return usagef("invalid value for --%s", name)
+	case strings.HasPrefix(msg, "bad flag syntax"):
+		return usagef("bad flag syntax")
+	}
+	return usagef("unknown flag")
 }

@@ -47,7 +47,7 @@ func runHook(ctx context.Context, env *Env, args []string) error {
 		return nil
 	}
 	if args[0] != "claude-pre-tool-use" {
-		return usagef("unknown hook %q (want claude-pre-tool-use)", args[0])
+		return usagef("unknown hook (want claude-pre-tool-use)")
 	}
 	fs := flag.NewFlagSet("hook", flag.ContinueOnError)
 	failOn := fs.String("fail-on", "", "block on findings at or above `LEVEL`: error, warning or note")

@@ -122,7 +122,7 @@ func checkFormat(format string) error {
 	case "text", "json", "sarif", "github", "markdown":
 		return nil
 	}
-	return usagef("unknown --format %q (want text, json, sarif, github or markdown)", format)
+	return usagef("unknown --format (want text, json, sarif, github or markdown)")
 }
 
 // failLevel parses --fail-on; "never" is level 0.
@@ -133,7 +133,7 @@ func failLevel(s string) (catalog.Severity, error) {
 	if l, ok := catalog.ParseSeverity(s); ok {
 		return l, nil
 	}
-	return 0, usagef("unknown --fail-on %q (want error, warning, note or never)", s)
+	return 0, usagef("unknown --fail-on level (want error, warning, note or never)")
 }
 
 func openCatalog(env *Env, key string) (*catalog.Matcher, error) {

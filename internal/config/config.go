@@ -121,7 +121,9 @@ func Parse(data []byte) (*Repo, error) {
 		return nil, fmt.Errorf("%s: invalid TOML or wrong value type", FileName)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
-		return nil, fmt.Errorf("%s: unknown key %s", FileName, safeKey(und[0].String()))
+		// Key names are not repeated: a name in the file can be a
+		// catalogued name spelled as an identifier.
+		return nil, fmt.Errorf("%s: unknown key (the file may hold fail-on, exclude, [detectors] and [severity])", FileName)
 	}
 	r := &Repo{Exclude: raw.Exclude, Detectors: map[string]bool{}, Severity: map[string]catalog.Severity{}}
 	switch raw.FailOn {
@@ -130,20 +132,21 @@ func Parse(data []byte) (*Repo, error) {
 	default:
 		return nil, fmt.Errorf("%s: fail-on must be error, warning, note or never", FileName)
 	}
-	for _, g := range r.Exclude {
+	for i, g := range r.Exclude {
+		// The glob is not quoted: a message names only keys, never values.
 		if !doublestar.ValidatePattern(g) {
-			return nil, fmt.Errorf("%s: exclude: invalid glob %s", FileName, safeKey(g))
+			return nil, fmt.Errorf("%s: exclude: glob %d of %d is invalid", FileName, i+1, len(r.Exclude))
 		}
 	}
 	for name, on := range raw.Detectors {
 		if !known(name) {
-			return nil, fmt.Errorf("%s: unknown key detectors.%s (known: %s)", FileName, safeKey(name), strings.Join(detectorNames, ", "))
+			return nil, fmt.Errorf("%s: unknown key in [detectors] (known: %s)", FileName, strings.Join(detectorNames, ", "))
 		}
 		r.Detectors[name] = on
 	}
 	for id, sev := range raw.Severity {
 		if !strings.Contains(id, "/") {
-			return nil, fmt.Errorf("%s: severity: %s is not a rule ID (want catalog/<id>, pii/<name> or secret/<id>)", FileName, safeKey(id))
+			return nil, fmt.Errorf("%s: severity: a key is not a rule ID (want catalog/<id>, pii/<name> or secret/<id>)", FileName)
 		}
 		if sev == "off" {
 			r.Severity[id] = 0
@@ -151,7 +154,7 @@ func Parse(data []byte) (*Repo, error) {
 		}
 		s, ok := catalog.ParseSeverity(sev)
 		if !ok {
-			return nil, fmt.Errorf("%s: severity.%s must be error, warning, note or off", FileName, safeKey(id))
+			return nil, fmt.Errorf("%s: severity: a level must be error, warning, note or off", FileName)
 		}
 		r.Severity[id] = s
 	}
@@ -168,12 +171,6 @@ func known(name string) bool {
 }
 
 // safeKey quotes a key for a message, cut to 64 bytes.
-func safeKey(k string) string {
-	if len(k) > 64 {
-		k = k[:64] + "…"
-	}
-	return fmt.Sprintf("%q", k)
-}
 
 // Excluded reports whether a slash-separated path matches an exclude glob.
 func (r *Repo) Excluded(path string) bool {

@@ -453,6 +453,11 @@ func TestShallowClone(t *testing.T) {
 	if !errors.As(err, &re) || re.Shallow || !errors.Is(err, ErrRevNotFound) {
 		t.Errorf("unknown revision: %v", err)
 	}
+	// A revision name can hold a catalogued name: the message never
+	// repeats it (RevError.Rev keeps it for the caller).
+	if err != nil && (strings.Contains(err.Error(), "no-such-branch") || re.Rev != "no-such-branch") {
+		t.Errorf("RevError %q: Rev %q; the message must not repeat the revision", err, re.Rev)
+	}
 	f.git("tag", "-a", "-m", "tag message", "v1", h.c2)
 	for _, rev := range []string{"HEAD~1", "main~1^2", "main", "feature", h.c2[:8], "v1", "HEAD~2"} {
 		if _, err := full.Diff(DiffOptions{Revs: []string{rev}, NoUntracked: true}); err != nil {

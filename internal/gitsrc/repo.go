@@ -30,8 +30,11 @@ var (
 )
 
 // RevError reports a revision that does not resolve to a commit. Rev is the
-// revision as the user typed it. Shallow is set when the repository is a
-// shallow clone, where the commit may simply not have been fetched.
+// revision as the user typed it; it is not part of the message, because a
+// revision (a branch or tag name) can hold the very names the catalog
+// protects, and error messages end up in CI logs. Shallow is set when the
+// repository is a shallow clone, where the commit may simply not have been
+// fetched.
 type RevError struct {
 	Rev     string
 	Shallow bool
@@ -39,9 +42,9 @@ type RevError struct {
 
 func (e *RevError) Error() string {
 	if e.Shallow {
-		return fmt.Sprintf("unknown revision %q (the repository is a shallow clone)", e.Rev)
+		return "unknown revision (the repository is a shallow clone)"
 	}
-	return fmt.Sprintf("unknown revision %q", e.Rev)
+	return "unknown revision"
 }
 
 // Unwrap returns ErrRevNotFound.

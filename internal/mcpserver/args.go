@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -46,7 +45,7 @@ func readArgs(raw any, allowed ...string) (*args, *toolError) {
 	default:
 		return nil, errorf(CodeInvalidArgument, "arguments must be a JSON object")
 	}
-	var unknown []string
+	unknown := 0
 	for k := range m {
 		ok := false
 		for _, a := range allowed {
@@ -56,12 +55,12 @@ func readArgs(raw any, allowed ...string) (*args, *toolError) {
 			}
 		}
 		if !ok {
-			unknown = append(unknown, k)
+			unknown++
 		}
 	}
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		return nil, errorf(CodeInvalidArgument, "unknown argument %s; this tool accepts %s", quoteArg(unknown[0]), strings.Join(allowed, ", "))
+	if unknown > 0 {
+		// The unknown name is not repeated: it is free text.
+		return nil, errorf(CodeInvalidArgument, "unknown argument; this tool accepts %s", strings.Join(allowed, ", "))
 	}
 	return &args{m: m}, nil
 }

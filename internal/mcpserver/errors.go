@@ -27,8 +27,10 @@ const (
 
 // toolError is a failed call: its code and message form the JSON body of
 // the error result. The message is value-free by construction: it is built
-// from constant text, the caller's own arguments, and broker messages
-// (which name at most the caller's key and the key map's path).
+// from constant text, argument names, the caller's paths, and broker
+// messages (which name at most the caller's key and the key map's path).
+// Revisions and other free text the caller gave are never repeated: a
+// branch name can hold a catalogued name.
 type toolError struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
@@ -54,7 +56,7 @@ func classify(err error) *toolError {
 	}
 	var re *gitsrc.RevError
 	if errors.As(err, &re) {
-		msg := fmt.Sprintf("unknown revision %s", quoteArg(re.Rev))
+		msg := "unknown revision: base or head does not name a commit of the repository"
 		if re.Shallow {
 			msg += "; the repository is a shallow clone, so the commit may not have been fetched"
 		}

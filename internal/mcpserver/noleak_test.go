@@ -44,6 +44,11 @@ func TestNoLeak(t *testing.T) {
 		{ToolScanDiff, map[string]any{"repo": "repo", "catalog_key": "broken"}},
 		{ToolScanDiff, map[string]any{"repo": "repo", "base": "missing-rev"}},
 		{ToolScanDiff, map[string]any{"repo": "repo", "paths": []any{"../../x"}}},
+		// Revisions and argument names are free text: never repeated.
+		{ToolScanDiff, map[string]any{"repo": "repo", "base": canaryID}},
+		{ToolScanDiff, map[string]any{"repo": "repo", "base": c1, "head": canaryID}},
+		{ToolScanDiff, map[string]any{"repo": "repo", "base": c1 + ".." + canaryID}},
+		{ToolScanText, map[string]any{"text": "x", canaryName: true}},
 	}
 	for _, c := range calls {
 		h.call(t, c.tool, c.args)

@@ -519,21 +519,23 @@ func diffSource(repo *gitsrc.Repo, base, head string, staged bool, paths []strin
 	opts := gitsrc.DiffOptions{Staged: staged, Paths: paths}
 	var comparison string
 	switch {
+	// The comparison names the arguments, never the revisions: a branch
+	// name can hold a catalogued name.
 	case base != "" && head != "":
 		opts.Revs = []string{base, head}
-		comparison = base + " vs " + head + " (commits), with the commit messages in between"
+		comparison = "base vs head (commits), with the commit messages in between"
 	case base != "" && strings.Contains(base, "..."):
 		opts.Revs = []string{base}
-		comparison = "merge base of " + strings.Replace(base, "...", " and ", 1) + " vs the second, with the commit messages in between"
+		comparison = "the merge base of the two sides of base vs its second side, with the commit messages in between"
 	case base != "" && strings.Contains(base, ".."):
 		opts.Revs = []string{base}
-		comparison = strings.Replace(base, "..", " vs ", 1) + " (commits), with the commit messages in between"
+		comparison = "the first side of base vs its second side (commits), with the commit messages in between"
 	case base != "" && staged:
 		opts.Revs = []string{base}
-		comparison = base + " vs the index (staged changes)"
+		comparison = "base vs the index (staged changes)"
 	case base != "":
 		opts.Revs = []string{base}
-		comparison = base + " vs the working tree, including untracked files"
+		comparison = "base vs the working tree, including untracked files"
 	case staged:
 		comparison = "HEAD vs the index (what git commit would record)"
 	default:

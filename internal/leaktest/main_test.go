@@ -1,0 +1,26 @@
+package leaktest
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+	"testing"
+
+	"github.com/privscan/privscan/internal/cli"
+)
+
+// asPrivscan makes the test binary act as the privscan command (as
+// cmd/privscan's main does), so the MCP server and a few commands run as a
+// real process without a separate build.
+const asPrivscan = "PRIVSCAN_LEAKTEST_AS_PRIVSCAN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(asPrivscan) == "1" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		code := cli.Main(ctx)
+		stop()
+		os.Exit(code)
+	}
+	os.Exit(m.Run())
+}
