@@ -209,3 +209,17 @@ func helpFor(cmd string) string {
 	}
 	return strings.TrimSpace(usage)
 }
+
+// stdinReader returns env.Stdin wrapped so that a read blocked on an idle
+// terminal or pipe ends with ctx's error when ctx is cancelled (Ctrl-C).
+// The goroutine copying from stdin may outlive the call until the process
+// exits or stdin yields; that is the price of an interruptible read.
+func stdinReader(ctx context.Context, env *Env) io.Reader {
+	pr, pw := io.Pipe()
+	go func() {
+		_, err := io.Copy(pw, env.Stdin)
+		pw.CloseWithError(err)
+	}()
+	context.AfterFunc(ctx, func() { pw.CloseWithError(ctx.Err()) })
+	return pr
+}

@@ -40,8 +40,10 @@ func runRedact(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	var in io.Reader = env.Stdin
-	if len(pos) == 1 && pos[0] != "-" {
+	var in io.Reader
+	if len(pos) == 0 || pos[0] == "-" {
+		in = stdinReader(ctx, env)
+	} else {
 		f, err := os.Open(absPath(env, pos[0]))
 		if err != nil {
 			return fmt.Errorf("reading %s: %w", pos[0], errors.Unwrap(err))

@@ -52,7 +52,7 @@ func runScan(ctx context.Context, env *Env, cmd string, args []string) error {
 		return err
 	}
 
-	src, root, err := scanSource(env, cmd, &f, pos, paths)
+	src, root, err := scanSource(ctx, env, cmd, &f, pos, paths)
 	if err != nil {
 		return err
 	}
@@ -150,10 +150,10 @@ func openCatalog(env *Env, key string) (*catalog.Matcher, error) {
 
 // scanSource builds the source for a scanning command and returns the
 // repository root ("" when there is none).
-func scanSource(env *Env, cmd string, f *scanFlags, pos, paths []string) (scanner.Source, string, error) {
+func scanSource(ctx context.Context, env *Env, cmd string, f *scanFlags, pos, paths []string) (scanner.Source, string, error) {
 	if cmd == "text" {
 		if len(pos) == 0 || pos[0] == "-" {
-			return &scanner.TextSource{R: env.Stdin}, "", nil
+			return &scanner.TextSource{R: stdinReader(ctx, env)}, "", nil
 		}
 		file, err := os.Open(absPath(env, pos[0]))
 		if err != nil {
