@@ -52,10 +52,12 @@ type Matcher struct {
 	// and full filters are keyed by folded span hashes of every such value;
 	// lit.tab holds case-insensitive rules, cs (exact span hashes) the
 	// case-sensitive ones.
-	lit    spanIndex
-	cs     table
-	hasLit bool
-	hasCS  bool
+	lit      spanIndex
+	sepFirst [256]bool   // ASCII separators that start a literal value
+	sepHash  [128]uint64 // folded token hash of each ASCII separator
+	cs       table
+	hasLit   bool
+	hasCS    bool
 
 	// Identifier spellings, as sub-word sequences (folded).
 	id    spanIndex
@@ -90,13 +92,37 @@ type regexRule struct {
 	// containing none of them is not searched.
 	triggers []trigger
 	always   bool
+	// Under (?i), U+212A (Kelvin) matches k and U+017F (long s) matches s:
+	// a folded trigger holding k or s only filters ASCII lines.
+	asciiOnly bool
 }
 
 // trigger is a literal that a regex match must contain; fold: compare
 // with ASCII case folded (lit is lower case).
 type trigger struct {
-	lit  []byte
-	fold bool
+	lit    []byte
+	fold   bool
+	anchor int // index in lit of the byte searched for first
+}
+
+// letterRank orders lower-case letters from common to rare in source text;
+// a folded trigger is anchored on a non-letter, else on its rarest letter.
+const letterRank = "etaoinsrlcdumphgfbyvwkxjqz"
+
+func (t *trigger) setAnchor() {
+	best := -1
+	for i, c := range t.lit {
+		r := strings.IndexByte(letterRank, c)
+		if r < 0 {
+			r = len(letterRank) + 1 // digits and punctuation: one IndexByte scan
+			if c >= '0' && c <= '9' {
+				r = 5
+			}
+		}
+		if r > best {
+			t.anchor, best = i, r
+		}
+	}
 }
 
 // Compile validates c and compiles it into a Matcher. Errors name the rule
@@ -127,10 +153,12 @@ func Compile(c *Catalog, opts *CompileOptions) (*Matcher, error) {
 		return nil, errors.New("compile: fingerprint key must be 32 bytes")
 	}
 	m.pool.New = func() any { return new(scratch) }
+	for c := range m.sepHash {
+		m.sepHash[c] = fmix64(feed(m.k.tokF, uint64(asciiTab[c].fold)) ^ m.k.tokFfin)
+	}
 
-	// Pass 1: validate, and count values and tokens to size the tables.
-	var nLit, litTok, nID, idTok, nSub, subSym, nRegex, regexBytes int
-	norms := make([][]string, len(c.Rules))
+	// Pass 1: check kinds and count values and tokens to size the tables.
+	var nLit, litTok, nID, idTok, nSub, subSym, nCS, nRegex, regexBytes int
 	for ri := range c.Rules {
 		r := &c.Rules[ri]
 		m.rules = append(m.rules, RuleInfo{ID: r.ID, Category: r.Category, Severity: r.Severity, Description: r.Description})
@@ -146,18 +174,17 @@ func Compile(c *Catalog, opts *CompileOptions) (*Matcher, error) {
 		default:
 			return nil, fmt.Errorf("rule %s: unknown match kind %d", r.ID, uint8(r.Match))
 		}
-		ns := make([]string, len(r.Values))
-		for vi, v := range r.Values {
-			s := strings.TrimSpace(norm.NFC.String(v.reveal()))
-			if utf8.RuneCountInString(s) < MinLiteralRunes {
-				return nil, fmt.Errorf("rule %s: value %d: literal shorter than %d characters", r.ID, vi+1, MinLiteralRunes)
-			}
-			ns[vi] = s
+		for _, v := range r.Values {
+			s := v.reveal()
 			est := tokenEstimate(s)
-			if r.NoBoundary {
+			switch {
+			case r.NoBoundary:
 				nSub++
 				subSym += utf8.RuneCountInString(s)
-			} else {
+			case r.CaseSensitive:
+				nCS++
+				fallthrough
+			default:
 				nLit++
 				litTok += est
 			}
@@ -166,7 +193,6 @@ func Compile(c *Catalog, opts *CompileOptions) (*Matcher, error) {
 				idTok += est + 1
 			}
 		}
-		norms[ri] = ns
 	}
 	if nRegex > MaxRegexValues {
 		return nil, fmt.Errorf("compile: catalog has %d regex values, more than the limit of %d", nRegex, MaxRegexValues)
@@ -175,10 +201,14 @@ func Compile(c *Catalog, opts *CompileOptions) (*Matcher, error) {
 		return nil, fmt.Errorf("compile: catalog's regex values total %d bytes, more than the limit of %d", regexBytes, MaxRegexSourceBytes)
 	}
 
-	// Pass 2: build.
+	// Pass 2: validate and build.
 	if nLit > 0 {
 		m.hasLit = true
 		m.lit = newSpanIndex(nLit, litTok)
+	}
+	if nCS > 0 {
+		m.hasCS = true
+		m.cs = newTable(nCS)
 	}
 	if nID > 0 {
 		m.hasID = true
@@ -191,25 +221,7 @@ func Compile(c *Catalog, opts *CompileOptions) (*Matcher, error) {
 			fold:   newTable(nSub),
 		}
 	}
-	var csCount int
-	for ri := range c.Rules {
-		r := &c.Rules[ri]
-		if r.CaseSensitive && !r.NoBoundary && r.Match != MatchRegex {
-			csCount += len(r.Values)
-		}
-		if r.CaseSensitive && r.NoBoundary && r.Match != MatchRegex && m.sub != nil {
-			m.sub.hasCS = true
-		}
-	}
-	if csCount > 0 {
-		m.hasCS = true
-		m.cs = newTable(csCount)
-	}
-	if m.sub != nil && m.sub.hasCS {
-		m.sub.exact = newTable(nSub)
-	}
-
-	var toks []vtok
+	var buf []byte
 	var words []uint64
 	for ri := range c.Rules {
 		r := &c.Rules[ri]
@@ -219,21 +231,86 @@ func Compile(c *Catalog, opts *CompileOptions) (*Matcher, error) {
 			}
 			continue
 		}
-		for _, s := range norms[ri] {
-			b := []byte(s)
+		for vi, v := range r.Values {
+			buf = canonicalValue(buf[:0], v.reveal())
+			if utf8.RuneCount(buf) < MinLiteralRunes {
+				return nil, fmt.Errorf("rule %s: value %d: literal shorter than %d characters", r.ID, vi+1, MinLiteralRunes)
+			}
 			if r.NoBoundary {
-				m.addSub(b, uint32(ri), r.CaseSensitive)
+				if r.CaseSensitive && !m.sub.hasCS {
+					m.sub.hasCS = true
+					m.sub.exact = newTable(nSub)
+				}
+				m.addSub(buf, uint32(ri), r.CaseSensitive)
 			} else {
-				toks = m.k.valueTokens(b, toks[:0])
-				m.addLit(toks, uint32(ri), r.CaseSensitive)
+				m.addLit(buf, uint32(ri), r.CaseSensitive)
 			}
 			if r.Match == MatchIdentifier {
-				words = m.addIdent(b, uint32(ri), words[:0])
+				words = m.addIdent(buf, uint32(ri), words[:0])
 			}
 		}
-		norms[ri] = nil // drop normalized copies as we go
 	}
+	clear(buf)
 	return m, nil
+}
+
+// canonicalValue appends the form of s that is compiled: NFC, trimmed, and
+// every run of Unicode white space replaced by one space, so values are
+// tokenized by the same code as text (where spaces and tabs are white space).
+func canonicalValue(dst []byte, s string) []byte {
+	dst = norm.NFC.AppendString(dst, s)
+	simple := true
+	for _, c := range dst {
+		if c >= utf8.RuneSelf || (c < ' ' && c != '\t') || c == 0x7f {
+			simple = false
+			break
+		}
+	}
+	if simple {
+		// Only ' ' and '\t' can be white space: collapse in place.
+		w, space := 0, true
+		for _, c := range dst {
+			if c == ' ' || c == '\t' {
+				if !space {
+					dst[w] = ' '
+					w++
+				}
+				space = true
+				continue
+			}
+			dst[w] = c
+			w++
+			space = false
+		}
+		if w > 0 && dst[w-1] == ' ' {
+			w--
+		}
+		return dst[:w]
+	}
+	out := dst[len(dst):]
+	var tmp [utf8.UTFMax]byte
+	space := true
+	for i := 0; i < len(dst); {
+		r, n := decode(dst, i)
+		i += n
+		if r < invalidUT && unicode.IsSpace(r) {
+			if !space {
+				out = append(out, ' ')
+			}
+			space = true
+			continue
+		}
+		space = false
+		if r >= invalidUT {
+			out = append(out, byte(r-invalidUT))
+		} else {
+			out = append(out, tmp[:utf8.EncodeRune(tmp[:], r)]...)
+		}
+	}
+	if len(out) > 0 && out[len(out)-1] == ' ' {
+		out = out[:len(out)-1]
+	}
+	return append(dst[:0], out...)
 }
 
 // tokenEstimate is an upper bound on the tokens of s, for sizing filters.
@@ -257,67 +334,38 @@ func (m *Matcher) Rules() []RuleInfo { return append([]RuleInfo(nil), m.rules...
 // "privscan/fingerprint/v1\x00" followed by the catalog digest.
 func (m *Matcher) FingerprintKey() [32]byte { return m.fpKey }
 
-// vtok is one token of a value: its kind and folded and exact hashes.
-type vtok struct {
-	kind uint8
-	f, e uint64
-}
-
-// valueTokens tokenizes a normalized value exactly as the scanner tokenizes
-// text, except that any run of Unicode white space is one space token.
-func (k *hkeys) valueTokens(b []byte, dst []vtok) []vtok {
-	for i := 0; i < len(b); {
-		r, n := decode(b, i)
-		switch {
-		case r < invalidUT && unicode.IsSpace(r):
-			for i < len(b) {
-				r, n = decode(b, i)
-				if r >= invalidUT || !unicode.IsSpace(r) {
-					break
-				}
-				i += n
-			}
-			dst = append(dst, vtok{kind: kindSpace, f: k.spaceF, e: k.spaceE})
-		case isWordRune(r):
-			hf, he := k.tokF, k.tokE
-			for i < len(b) {
-				r, n = decode(b, i)
-				if !isWordRune(r) {
-					break
-				}
-				hf, he = feed(hf, uint64(foldRune(r))), feed(he, uint64(r))
-				i += n
-			}
-			dst = append(dst, vtok{kind: kindWord, f: fmix64(hf ^ k.tokFfin), e: fmix64(he ^ k.tokEfin)})
-		default:
-			dst = append(dst, vtok{kind: kindSep,
-				f: fmix64(feed(k.tokF, uint64(foldRune(r))) ^ k.tokFfin),
-				e: fmix64(feed(k.tokE, uint64(r)) ^ k.tokEfin)})
-			i += n
-		}
-	}
-	return dst
-}
-
-func (m *Matcher) addLit(toks []vtok, rule uint32, cs bool) {
-	if len(toks) == 0 {
-		return
-	}
-	s, se := m.k.spanLit, m.k.spanCS
+// addLit registers a canonical value with word boundaries: every prefix of
+// its token sequence in the prefix filter, the whole in the full filter and
+// its rule in the folded or exact table.
+func (m *Matcher) addLit(b []byte, rule uint32, cs bool) {
+	k := &m.k
+	s, se := k.spanLit, k.spanCS
 	var key uint64
-	for _, t := range toks {
-		s = spanStep(s, t.f)
-		se = spanStep(se, t.e)
-		key = m.k.spanKey(s)
+	n := 0
+	for i := 0; i < len(b); n++ {
+		end, kind, hf, he := k.token(b, i, cs)
+		if n == 0 {
+			m.lit.first.set(hf)
+			if kind == kindSep && b[i] < utf8.RuneSelf {
+				m.sepFirst[b[i]] = true
+			}
+		}
+		s = spanStep(s, hf)
+		se = spanStep(se, he)
+		key = k.spanKey(s)
 		m.lit.prefix.set(key)
+		i = end
+	}
+	if n == 0 {
+		return
 	}
 	m.lit.full.set(key)
 	if cs {
-		m.cs.insert(m.k.spanKey(se), rule, &m.multi)
+		m.cs.insert(k.spanKey(se), rule, &m.multi)
 	} else {
 		m.lit.tab.insert(key, rule, &m.multi)
 	}
-	m.lit.maxLen = max(m.lit.maxLen, len(toks))
+	m.lit.maxLen = max(m.lit.maxLen, n)
 }
 
 // addIdent registers the identifier spellings of a normalized value: its
@@ -357,6 +405,7 @@ func (m *Matcher) addIdent(b []byte, rule uint32, words []uint64) []uint64 {
 	if len(words) == 0 || len(words) > identMaxWords {
 		return words
 	}
+	m.id.first.set(words[0])
 	s := m.k.spanID
 	var key uint64
 	for _, w := range words {
@@ -368,7 +417,9 @@ func (m *Matcher) addIdent(b []byte, rule uint32, words []uint64) []uint64 {
 	m.id.tab.insert(key, rule, &m.multi)
 	m.id.maxLen = max(m.id.maxLen, len(words))
 	if len(words) > 1 {
-		key = m.k.spanKey(spanStep(m.k.spanID, fmix64(cat^m.k.tokFfin)))
+		c := fmix64(cat ^ m.k.tokFfin)
+		m.id.first.set(c)
+		key = m.k.spanKey(spanStep(m.k.spanID, c))
 		m.id.prefix.set(key)
 		m.id.full.set(key)
 		m.id.tab.insert(key, rule, &m.multi)
@@ -424,28 +475,16 @@ func (k *hkeys) subword(b []byte, pos, end int) (s, e int, h uint64) {
 // addSub registers a `boundary: none` value: the polynomial hashes of its
 // symbols (folded and exact runes, any run of white space as one ' ').
 func (m *Matcher) addSub(b []byte, rule uint32, cs bool) {
-	x := m.sub
-	hf, he := uint64(0), uint64(0)
+	x, k := m.sub, &m.k
+	var hf, he, key uint64
 	n := 0
-	var key uint64
 	for i := 0; i < len(b); {
-		r, w := decode(b, i)
-		i += w
-		f, e := foldRune(r), r
-		if r < invalidUT && unicode.IsSpace(r) {
-			f, e = ' ', ' '
-			for i < len(b) {
-				r, w = decode(b, i)
-				if r >= invalidUT || !unicode.IsSpace(r) {
-					break
-				}
-				i += w
-			}
-		}
-		hf = polyStep(hf, m.k.subBase, f)
-		he = polyStep(he, m.k.subBase, e)
+		f, e, next := subSym(b, i)
+		i = next
+		hf = polyStep(hf, k.subBase, f)
+		he = polyStep(he, k.subBase, e)
 		n++
-		key = m.k.subKey(hf, n, false)
+		key = k.subKey(hf, n, false)
 		if n >= MinLiteralRunes {
 			x.prefix.set(key)
 		}
@@ -455,7 +494,7 @@ func (m *Matcher) addSub(b []byte, rule uint32, cs bool) {
 	}
 	x.full.set(key)
 	if cs {
-		x.exact.insert(m.k.subKey(he, n, true), rule, &m.multi)
+		x.exact.insert(k.subKey(he, n, true), rule, &m.multi)
 	} else {
 		x.fold.insert(key, rule, &m.multi)
 	}
@@ -480,8 +519,12 @@ func (m *Matcher) compileRegexRule(ri int, r *Rule) error {
 		if always || len(trig) > maxTriggers {
 			trig, always = nil, true
 		}
+		asciiOnly := false
+		for _, t := range trig {
+			asciiOnly = asciiOnly || (t.fold && strings.ContainsAny(string(t.lit), "ks"))
+		}
 		m.regex = append(m.regex, regexRule{rule: ri, re: re, boundary: !r.NoBoundary, context: context,
-			triggers: trig, always: always})
+			triggers: trig, always: always, asciiOnly: asciiOnly})
 		b.Reset()
 		count, context, always, trig = 0, false, false, nil
 		return nil
@@ -565,7 +608,9 @@ func requiredLiterals(t *syntax.Regexp) (ts []trigger, ok bool) {
 				b[i] = asciiTab[c].fold
 			}
 		}
-		return []trigger{{lit: b, fold: fold}}, true
+		t := trigger{lit: b, fold: fold}
+		t.setAnchor()
+		return []trigger{t}, true
 	case syntax.OpCapture, syntax.OpPlus:
 		return requiredLiterals(t.Sub[0])
 	case syntax.OpRepeat:

@@ -127,6 +127,26 @@ var asciiTab = func() (t [128]asciiInfo) {
 	return t
 }()
 
+// wordTab maps an ASCII word byte to its folded form and every other byte
+// (including all bytes >= 0x80) to 0; identTab gives sub-word class bits.
+var wordTab, identTab = func() (w, id [256]uint8) {
+	for c := 0; c < 128; c++ {
+		e := asciiTab[c]
+		if e.kind == kindWord {
+			w[c] = e.fold
+			id[c] = 1 << e.sub
+		}
+	}
+	return w, id
+}()
+
+const (
+	bitUpper = 1 << subUpper
+	bitLower = 1 << subLower
+	bitDigit = 1 << subDigit
+	bitUnder = 1 << subUnder
+)
+
 // isWordRune reports whether r belongs to a word: a letter, a decimal digit,
 // '_' or a combining mark (marks extend the word they follow, so a value
 // never matches a prefix of an accented word written in decomposed form).
@@ -274,6 +294,7 @@ func (t *table) get(k uint64) (uint32, bool) {
 // sequence is in prefix (so a scan can stop as soon as a prefix is absent),
 // complete sequences are in full and, with their rules, in tab.
 type spanIndex struct {
+	first  bitset // token hash of every first token (probed with no mixing)
 	prefix bitset
 	full   bitset
 	tab    table
@@ -282,6 +303,7 @@ type spanIndex struct {
 
 func newSpanIndex(values, tokens int) spanIndex {
 	return spanIndex{
+		first:  newBitset(values, 16),
 		prefix: newBitset(tokens, 8),
 		full:   newBitset(values, 16),
 		tab:    newTable(values),

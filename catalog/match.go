@@ -31,11 +31,12 @@ func (m *Matcher) Find(line []byte, dst []Match) []Match {
 		return dst
 	}
 	base := len(dst)
+	nonASCII := firstNonASCII(line)
 	if m.hasLit || m.hasID || m.sub != nil {
 		buf := line
 		var om offmap
 		var sc *scratch
-		if i := firstNonASCII(line); i < len(line) {
+		if i := nonASCII; i < len(line) {
 			// An ASCII character never combines with what precedes it, so the
 			// NFC check can start at the last ASCII byte before i.
 			from := max(i-1, 0)
@@ -55,7 +56,7 @@ func (m *Matcher) Find(line []byte, dst []Match) []Match {
 		}
 	}
 	if len(m.regex) > 0 {
-		dst = m.scanRegex(line, dst)
+		dst = m.scanRegex(line, nonASCII == len(line), dst)
 	}
 	if len(dst)-base > 1 {
 		dst = finishMatches(dst, base)
@@ -84,7 +85,6 @@ type scratch struct {
 	it     norm.Iter
 	buf    []byte
 	pieces []piece
-	low    []byte // ASCII-folded line for the regex prefilter
 }
 
 // piece maps a normalized segment that differs from its input:
@@ -113,7 +113,7 @@ func (sc *scratch) normalize(line []byte) ([]byte, offmap) {
 }
 
 func (sc *scratch) release(p interface{ Put(any) }) {
-	if cap(sc.buf) > 1<<20 || cap(sc.low) > 1<<20 {
+	if cap(sc.buf) > 1<<20 {
 		return // do not pin a huge line's buffers
 	}
 	sc.it = norm.Iter{}
@@ -273,6 +273,18 @@ func (k *hkeys) exactWord(b []byte, i, j int, ex bool) uint64 {
 	return fmix64(h ^ k.tokEfin)
 }
 
+// prevIsWord reports whether a word character ends at b[i-1].
+func prevIsWord(b []byte, i int) bool {
+	if i <= 0 {
+		return false
+	}
+	if c := b[i-1]; c < utf8.RuneSelf {
+		return wordTab[c] != 0
+	}
+	r, n := utf8.DecodeLastRune(b[:i])
+	return !(r == utf8.RuneError && n <= 1) && isWordRune(r)
+}
+
 // nextIsWord reports whether a word character starts at b[i].
 func nextIsWord(b []byte, i int) bool {
 	if i >= len(b) {
@@ -283,59 +295,121 @@ func nextIsWord(b []byte, i int) bool {
 }
 
 // scanTokens runs the literal and identifier matchers over the normalized
-// line b in one pass over its tokens.
+// line b in one pass over its tokens. ASCII words are hashed inline (the
+// result equals token's); ASCII separators that start no value and spaces
+// are skipped without hashing; everything else goes through token.
 func (m *Matcher) scanTokens(b []byte, om *offmap, dst []Match) []Match {
 	k := &m.k
-	prev := kindNone
+	hasLit, hasID := m.hasLit, m.hasID
 	var ring identRing
-	idState := 0 // 0: no identifier chunk, 1: after a word, 2: after word + '-' or '.'
-	for i := 0; i < len(b); {
-		end, kind, hf, _ := k.token(b, i, false)
-		if m.hasLit && kind != kindSpace {
-			key := k.spanKey(spanStep(k.spanLit, hf))
-			if m.lit.prefix.has(key) {
-				dst = m.extendLit(b, i, end, kind, prev, hf, om, dst)
+	lastWordEnd := -2 // end of the previous word token
+	n := len(b)
+	for i := 0; i < n; {
+		c := b[i]
+		var end int
+		var kind uint8
+		var hf uint64
+		simple := false
+		if f := wordTab[c]; f != 0 {
+			h := feed(k.tokF, uint64(f))
+			first := identTab[c]
+			var rest uint8
+			j := i + 1
+			for ; j < n; j++ {
+				x := b[j]
+				f = wordTab[x]
+				if f == 0 {
+					break
+				}
+				rest |= identTab[x]
+				h = feed(h, uint64(f))
 			}
+			if j < n && b[j] >= utf8.RuneSelf {
+				end, kind, hf, _ = k.token(b, i, false) // the word may go on
+			} else {
+				end, kind, hf = j, kindWord, fmix64(h^k.tokFfin)
+				all := first | rest
+				simple = all&bitUnder == 0 && (all&bitDigit == 0 || all&(bitUpper|bitLower) == 0) &&
+					(rest&bitUpper == 0 || all&bitLower == 0)
+			}
+		} else if c < utf8.RuneSelf {
+			if hasLit && m.sepFirst[c] {
+				dst = m.extendLit(b, i, i+1, kindSep, m.sepHash[c], om, dst)
+			}
+			i++
+			continue
+		} else {
+			end, kind, hf, _ = k.token(b, i, false)
 		}
-		if m.hasID {
-			switch {
-			case kind == kindWord:
-				if idState != 2 {
-					dst = m.flushIdent(&ring, om, dst)
-				}
-				if simpleWord(b[i:end]) {
-					dst = m.pushIdent(&ring, subwordAt{i, end, hf}, om, dst)
-				} else {
-					for pos := i; ; {
-						s, e, h := k.subword(b, pos, end)
-						if s == e {
-							break
-						}
-						dst = m.pushIdent(&ring, subwordAt{s, e, h}, om, dst)
-						pos = e
-					}
-				}
-				idState = 1
-			case kind == kindSep && idState == 1 && (b[i] == '-' || b[i] == '.'):
-				idState = 2
-			default:
+
+		if hasLit && m.lit.first.has(hf) {
+			dst = m.extendLit(b, i, end, kind, hf, om, dst)
+		}
+		if hasID && kind == kindWord {
+			// A word continues the identifier chunk when joined to the
+			// previous word by one '-' or '.'; '_' is inside words.
+			if i != lastWordEnd+1 || (b[i-1] != '-' && b[i-1] != '.') {
 				dst = m.flushIdent(&ring, om, dst)
-				idState = 0
 			}
+			switch {
+			case simple:
+				dst = m.pushIdent(&ring, subwordAt{i, end, hf}, om, dst)
+			case c < utf8.RuneSelf && firstNonASCII(b[i:end]) == end-i:
+				dst = m.pushSubwordsASCII(&ring, b, i, end, om, dst)
+			default:
+				for pos := i; ; {
+					s, e, h := k.subword(b, pos, end)
+					if s == e {
+						break
+					}
+					dst = m.pushIdent(&ring, subwordAt{s, e, h}, om, dst)
+					pos = e
+				}
+			}
+			lastWordEnd = end
 		}
-		prev = kind
 		i = end
 	}
-	if m.hasID {
+	if hasID {
 		dst = m.flushIdent(&ring, om, dst)
+	}
+	return dst
+}
+
+// pushSubwordsASCII splits the ASCII word b[i:end] into sub-words exactly as
+// hkeys.subword does, without decoding runes.
+func (m *Matcher) pushSubwordsASCII(r *identRing, b []byte, i, end int, om *offmap, dst []Match) []Match {
+	k := &m.k
+	for pos := i; pos < end; {
+		for pos < end && b[pos] == '_' {
+			pos++
+		}
+		if pos >= end {
+			break
+		}
+		s := pos
+		prev := identTab[b[pos]]
+		h := feed(k.tokF, uint64(wordTab[b[pos]]))
+		for pos++; pos < end; pos++ {
+			cl := identTab[b[pos]]
+			if cl == bitUnder || (cl == bitDigit) != (prev == bitDigit) || (cl == bitUpper && prev == bitLower) {
+				break
+			}
+			if cl == bitUpper && prev == bitUpper && pos+1 < end && identTab[b[pos+1]] == bitLower {
+				break
+			}
+			h = feed(h, uint64(wordTab[b[pos]]))
+			prev = cl
+		}
+		dst = m.pushIdent(r, subwordAt{s, pos, fmix64(h ^ k.tokFfin)}, om, dst)
 	}
 	return dst
 }
 
 // extendLit checks the spans starting with the token b[start:end], whose
 // one-token prefix is in the literal prefix filter.
-func (m *Matcher) extendLit(b []byte, start, end int, first, prev uint8, hf uint64, om *offmap, dst []Match) []Match {
-	if first == kindSep && prev == kindWord {
+func (m *Matcher) extendLit(b []byte, start, end int, first uint8, hf uint64, om *offmap, dst []Match) []Match {
+	if first == kindSep && prevIsWord(b, start) {
 		return dst // the character before the match is a word character
 	}
 	k := &m.k
@@ -372,34 +446,6 @@ func (m *Matcher) extendLit(b []byte, start, end int, first, prev uint8, hf uint
 	}
 }
 
-// simpleWord reports whether an ASCII word is a single sub-word: no '_', no
-// letter/digit mix, and lower case, Capitalized or all upper case.
-func simpleWord(w []byte) bool {
-	var up, low, dig int
-	for i, c := range w {
-		if c >= utf8.RuneSelf {
-			return false
-		}
-		switch asciiTab[c].sub {
-		case subUpper:
-			if i > 0 && low > 0 {
-				return false
-			}
-			up++
-		case subLower:
-			if up > 1 {
-				return false // "ABc" splits as A|Bc
-			}
-			low++
-		case subDigit:
-			dig++
-		default:
-			return false
-		}
-	}
-	return dig == 0 || dig == len(w)
-}
-
 // subwordAt is one sub-word of the line: b[s:e] with folded hash h.
 type subwordAt struct {
 	s, e int
@@ -415,6 +461,9 @@ type identRing struct {
 }
 
 func (m *Matcher) pushIdent(r *identRing, w subwordAt, om *offmap, dst []Match) []Match {
+	if r.size == 0 && !m.id.first.has(w.h) {
+		return dst // no identifier can start here, and none started before
+	}
 	if r.size == m.id.maxLen {
 		dst = m.checkIdent(r, om, dst)
 		r.head = (r.head + 1) % identMaxWords
@@ -438,8 +487,11 @@ func (m *Matcher) flushIdent(r *identRing, om *offmap, dst []Match) []Match {
 // checkIdent checks the sub-word sequences starting at the ring's head.
 func (m *Matcher) checkIdent(r *identRing, om *offmap, dst []Match) []Match {
 	k := &m.k
-	s := k.spanID
 	first := &r.w[r.head]
+	if !m.id.first.has(first.h) {
+		return dst
+	}
+	s := k.spanID
 	for n := 0; n < r.size; n++ {
 		w := &r.w[(r.head+n)%identMaxWords]
 		s = spanStep(s, w.h)

@@ -19,34 +19,13 @@ const maxRegexRetries = 256
 // the second number; patterns with anchors or \b/\B are searched over the
 // whole line at once (their context must stay intact) and failing matches
 // are dropped.
-func (m *Matcher) scanRegex(line []byte, dst []Match) []Match {
-	ascii := firstNonASCII(line) == len(line)
-	var stack [512]byte
-	var low []byte // line with ASCII folded, made on first use
-	var sc *scratch
+func (m *Matcher) scanRegex(line []byte, ascii bool, dst []Match) []Match {
 	for i := range m.regex {
 		rr := &m.regex[i]
-		if ascii && !rr.always {
+		if !rr.always && (ascii || !rr.asciiOnly) {
 			hit := false
-			for _, tg := range rr.triggers {
-				hay := line
-				if tg.fold {
-					if low == nil {
-						if len(line) <= len(stack) {
-							low = stack[:len(line)]
-						} else {
-							sc = m.pool.Get().(*scratch)
-							sc.low = append(sc.low[:0], line...)
-							low = sc.low
-						}
-						for j, c := range line {
-							low[j] = asciiTab[c].fold
-						}
-					}
-					hay = low
-				}
-				if bytes.Contains(hay, tg.lit) {
-					hit = true
+			for j := range rr.triggers {
+				if hit = rr.triggers[j].in(line); hit {
 					break
 				}
 			}
@@ -91,10 +70,49 @@ func (m *Matcher) scanRegex(line []byte, dst []Match) []Match {
 			}
 		}
 	}
-	if sc != nil {
-		sc.release(&m.pool)
-	}
 	return dst
+}
+
+// in reports whether the trigger occurs in the ASCII line: a folded
+// trigger is found by its anchor byte (in both cases when it is a letter)
+// and compared around it with ASCII case folded.
+func (t *trigger) in(line []byte) bool {
+	if !t.fold {
+		return bytes.Contains(line, t.lit)
+	}
+	c := t.lit[t.anchor]
+	if t.scan(line, c) {
+		return true
+	}
+	if asciiTab[c].sub == subLower {
+		return t.scan(line, c-'a'+'A')
+	}
+	return false
+}
+
+func (t *trigger) scan(line []byte, c byte) bool {
+	for off := 0; ; {
+		p := bytes.IndexByte(line[off:], c)
+		if p < 0 {
+			return false
+		}
+		p += off
+		if s := p - t.anchor; s >= 0 && s+len(t.lit) <= len(line) && equalFoldASCII(line[s:s+len(t.lit)], t.lit) {
+			return true
+		}
+		off = p + 1
+	}
+}
+
+// equalFoldASCII reports whether x equals the lower-case ASCII lit with
+// ASCII case folded.
+func equalFoldASCII(x, lit []byte) bool {
+	for i, c := range x {
+		if c >= utf8.RuneSelf || asciiTab[c].fold != lit[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // boundaryOK reports whether line[s:e] is not glued to word characters.

@@ -54,8 +54,8 @@ func emailAt(b []byte, i int) (start, end int, ok bool) {
 	// Local part, scanning left.
 	start = i
 	for start > 0 && isLocalByte(b[start-1]) {
-		if i-start > maxLocal {
-			return 0, 0, false // overlong: a path or an encoded blob
+		if i-start >= maxLocal {
+			return 0, 0, false // over 64 bytes: a path or an encoded blob
 		}
 		start--
 	}

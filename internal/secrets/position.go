@@ -47,6 +47,29 @@ func newText(lines []scanner.Line) text {
 	return t
 }
 
+// sub returns the view of lines a..b of t (inclusive) as one text. When
+// line b is not t's last line, the newline after it is kept: gitleaks then
+// sees the line end as it does in the whole text (a newline, not the end
+// of the text, for $, \z and \s).
+func (t text) sub(a, b int) text {
+	base, end := t.starts[a], t.ends[b]
+	if b+1 < len(t.starts) {
+		end++
+	}
+	v := text{s: t.s[base:end], starts: make([]int, b-a+1), ends: make([]int, b-a+1)}
+	for k := range v.starts {
+		v.starts[k] = t.starts[a+k] - base
+		v.ends[k] = t.ends[a+k] - base
+	}
+	return v
+}
+
+// lineOf returns the index of the line holding byte offset pos of t.s, a
+// joining newline counting as part of the line it ends.
+func (t text) lineOf(pos int) int {
+	return max(sort.Search(len(t.starts), func(i int) bool { return t.starts[i] > pos })-1, 0)
+}
+
 // secretSpan returns the absolute byte span of a finding's secret in t.
 //
 // gitleaks reports the match position as a 0-based line and a column that
@@ -156,9 +179,7 @@ func secretInMatch(rule config.Rule, match, secret string) (off, n int) {
 // lineSpan converts an absolute span into a line index and byte offsets
 // within that line, clipping the end to the end of the line.
 func (t text) lineSpan(start, end int) (line, s, e int) {
-	// The last line starting at or before start.
-	line = sort.Search(len(t.starts), func(i int) bool { return t.starts[i] > start }) - 1
-	line = max(line, 0)
+	line = t.lineOf(start)
 	s = start - t.starts[line]
 	e = min(end, t.ends[line]) - t.starts[line]
 	s = min(s, t.ends[line]-t.starts[line])

@@ -4,17 +4,52 @@
 // logger is silenced, and its findings are turned into value-free
 // scanner.Match values at once (the secret, match and line texts it returns
 // are dropped, never stored or logged).
+//
+// Results are those of running gitleaks (Detector.Detect, no decoding) on
+// each run of consecutive lines of a fragment with all rules, but the work
+// is narrowed first, so that neither start-up nor scanning costs what
+// gitleaks does (its rules run on Go's regexp at about 1 MB/s each, and
+// real code holds keywords like key, token and api on most lines):
+//
+//   - Lazy rules. New only decodes the embedded configuration (with
+//     go-toml, not viper) and builds one keyword automaton over all rules'
+//     keywords. A rule's plan (see plan) is built the first time one of its
+//     keywords is seen, and a gitleaks detector holding that rule alone
+//     (with the global allowlists) the first time it has a window to scan.
+//   - Keyword windows. Each line is searched for keywords, ASCII case
+//     folded as gitleaks lowercases text. For each occurrence of one of a
+//     rule's keywords, the rule's plan checks with an anchored DFA that a
+//     match can start there and bounds the lines such a match can span
+//     (multi-line rules such as private keys and curl commands included);
+//     gitleaks then runs that rule only over the merged windows of lines so
+//     found, each ending with the newline that follows it in the run.
+//     Windows hold every match gitleaks finds in the whole run, and no
+//     match crosses a window's edge, so the matches are the same. Rules
+//     whose regex the plan cannot split (8 of 221, whose keywords are not
+//     where a match starts) run over whole runs holding their keywords, as
+//     in gitleaks.
+//   - Entropy. A window is skipped for a rule with an entropy threshold if
+//     no run of the bytes its secret can hold has enough distinct bytes to
+//     pass it.
+//   - gitleaks' cross-rule step (a generic-api-key finding yields to a
+//     specific rule's finding of the same secret on the same line) is
+//     applied per run, as gitleaks applies it per call.
+//
+// The only known differences from gitleaks, neither reachable with the
+// default rules on ordinary text: a case-insensitive rule matching U+017F
+// (ſ, which (?i)s matches but which does not lowercase to s) where no
+// keyword is spelled out is not found; and the line text gitleaks tests
+// "line" allowlists and gitleaks:allow against lacks the leading newline
+// it has in the whole run when the match is on a window's first line (the
+// default rules' line allowlists are unanchored).
 package secrets
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/rs/zerolog"
-	"github.com/spf13/viper"
 	"github.com/zricethezav/gitleaks/v8/config"
 	"github.com/zricethezav/gitleaks/v8/detect"
 	"github.com/zricethezav/gitleaks/v8/logging"
@@ -34,61 +69,25 @@ const (
 // Detector finds secrets with the gitleaks default rules. It is safe for
 // concurrent use.
 type Detector struct {
-	cfg *config.Config
-	// gl is shared by all goroutines: on the path Detect uses
-	// (detect.Detector.DetectContext) gitleaks only reads the detector
-	// and its config, apart from an atomic byte counter. The maps and
-	// mutexes it holds serve DetectSource/AddFinding, which are not used.
-	gl *detect.Detector
+	t *table
 }
 
 var _ scanner.Detector = (*Detector)(nil)
-
-// defaultConfig is the parsed gitleaks default configuration. It is
-// immutable once built and shared by every Detector.
-var defaultConfig = sync.OnceValues(loadDefaultConfig)
 
 // silenceGitleaks replaces gitleaks' package-level logger, which writes to
 // stderr and whose debug and trace events quote secrets, with one that
 // discards everything. gitleaks logs through nothing else.
 func silenceGitleaks() { logging.Logger = zerolog.Nop() }
 
-func loadDefaultConfig() (*config.Config, error) {
-	// Silence gitleaks before any other call into it. Every gitleaks call
-	// in this process goes through this package and so happens after this
-	// assignment (sync.OnceValues orders it before every New returns).
-	silenceGitleaks()
-
-	// A private viper instance: detect.NewDetectorDefaultConfig reads the
-	// config into the global viper, which races under concurrent use.
-	v := viper.New()
-	v.SetConfigType("toml")
-	if err := v.ReadConfig(strings.NewReader(config.DefaultConfig)); err != nil {
-		return nil, fmt.Errorf("secrets: read gitleaks default config: %w", err)
-	}
-	var vc config.ViperConfig
-	if err := v.Unmarshal(&vc); err != nil {
-		return nil, fmt.Errorf("secrets: decode gitleaks default config: %w", err)
-	}
-	cfg, err := vc.Translate()
-	if err != nil {
-		return nil, fmt.Errorf("secrets: compile gitleaks default config: %w", err)
-	}
-	return &cfg, nil
-}
-
-// New returns a Detector using the gitleaks v8 default rules.
+// New returns a Detector using the gitleaks v8 default rules. Rules are
+// compiled when first needed; the configuration is decoded once per
+// process.
 func New() (*Detector, error) {
-	cfg, err := defaultConfig()
+	t, err := defaultTable()
 	if err != nil {
 		return nil, err
 	}
-	gl := detect.NewDetector(*cfg)
-	// No recursive decoding (base64, hex, percent-encoding): positions of
-	// decoded findings do not map onto the scanned lines.
-	gl.MaxDecodeDepth = 0
-	gl.Verbose = false
-	return &Detector{cfg: cfg, gl: gl}, nil
+	return &Detector{t: t}, nil
 }
 
 // Name returns "secret".
@@ -97,16 +96,13 @@ func (d *Detector) Name() string { return Name }
 // Rules describes every secret rule, sorted by ID, for reports that list
 // rules (SARIF). IDs carry the "secret/" prefix.
 func (d *Detector) Rules() []catalog.RuleInfo {
-	out := make([]catalog.RuleInfo, 0, len(d.cfg.Rules))
-	for id, r := range d.cfg.Rules {
-		if r.Regex == nil {
-			continue // path-only rules never produce a Match
-		}
+	out := make([]catalog.RuleInfo, 0, len(d.t.rules))
+	for _, r := range d.t.rules {
 		out = append(out, catalog.RuleInfo{
-			ID:          RulePrefix + id,
+			ID:          RulePrefix + r.id,
 			Category:    Name,
 			Severity:    catalog.SeverityError,
-			Description: r.Description,
+			Description: r.description,
 		})
 	}
 	slices.SortFunc(out, func(a, b catalog.RuleInfo) int { return cmp.Compare(a.ID, b.ID) })
@@ -120,16 +116,17 @@ func (d *Detector) Rules() []catalog.RuleInfo {
 // (private keys) are found; lines that are not adjacent in the file are
 // never joined. Matches are emitted in (line, start, end, rule) order.
 func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
-	if f == nil || len(f.Lines) == 0 {
+	if f == nil || len(f.Lines) == 0 || d.t.pathAllowed(f.Path) {
 		return
 	}
 	var ms []scanner.Match
+	var hits []hit
 	for lo := 0; lo < len(f.Lines); {
 		hi := lo + 1
 		for hi < len(f.Lines) && adjacent(f.Lines[hi-1].Number, f.Lines[hi].Number) {
 			hi++
 		}
-		ms = d.detectRun(f.Path, f.Lines, lo, hi, ms)
+		ms, hits = d.detectRun(f.Path, f.Lines, lo, hi, ms, hits)
 		lo = hi
 	}
 	slices.SortFunc(ms, func(a, b scanner.Match) int {
@@ -150,38 +147,260 @@ func adjacent(a, b int) bool {
 	return a <= 0 || b <= 0 || b == a+1
 }
 
-// detectRun scans lines[lo:hi] joined with "\n" and appends its matches.
-func (d *Detector) detectRun(path string, lines []scanner.Line, lo, hi int, ms []scanner.Match) []scanner.Match {
+// hit is an occurrence of one of a rule's keywords in a run.
+type hit struct {
+	rule int32 // index into table.rules
+	line int32 // index into the run
+	pos  int32 // byte offset in the line; -1 if unknown
+}
+
+// runState is the scratch state of one run's scan.
+type runState struct {
+	path  string
+	t     text    // the run's text
+	views []text  // windows scanned, by index
+	first []int   // each window's first line in the run
+	found []found // gitleaks findings, before the generic filter
+}
+
+// found is a gitleaks finding, kept only until it is located: its match
+// and secret texts are dropped at the end of the run's scan.
+type found struct {
+	rule          *config.Rule
+	view          int // index into runState.views
+	line          int // run line where the match starts (gitleaks' StartLine)
+	col           int // gitleaks' StartColumn
+	match, secret string
+}
+
+// detectRun scans lines[lo:hi], one run, and appends its matches. hits is
+// scratch space, returned for reuse.
+func (d *Detector) detectRun(path string, lines []scanner.Line, lo, hi int, ms []scanner.Match, hits []hit) ([]scanner.Match, []hit) {
 	run := lines[lo:hi]
-	t := newText(run)
-	// detect.Fragment is deprecated in favour of sources.Fragment in v9, but
-	// v8's Detect, the only call taking a file path without accumulating
-	// findings in the detector, still requires it.
-	//lint:ignore SA1019 no v8 alternative
-	findings := d.gl.Detect(detect.Fragment{Raw: t.s, FilePath: path})
-	for i := range findings {
-		fd := &findings[i]
-		rule, ok := d.cfg.Rules[fd.RuleID]
-		if !ok || rule.Regex == nil {
-			continue // path-only rule: no position in the text
+	hits = hits[:0]
+	for i, l := range run {
+		if len(l.Text) > MaxLineBytes {
+			continue // scanned as empty
 		}
-		start, end, ok := t.secretSpan(rule, fd.StartLine, fd.StartColumn, fd.Match, fd.Secret)
-		// Drop the texts as soon as they have been located.
-		fd.Match, fd.Secret, fd.Line = "", "", ""
+		d.t.kw.lineKeywords(l.Text, func(start int, kw int32) {
+			for _, r := range d.t.kwRules[kw] {
+				hits = append(hits, hit{rule: r, line: int32(i), pos: int32(start)})
+			}
+		})
+	}
+	if len(hits) == 0 && len(d.t.always) == 0 {
+		return ms, hits
+	}
+	st := &runState{path: path, t: newText(run)}
+	byRule := groupByRule(hits, len(d.t.rules))
+	for a := 0; a < len(byRule); {
+		b := a + 1
+		for b < len(byRule) && byRule[b].rule == byRule[a].rule {
+			b++
+		}
+		d.detectRule(st, d.t.rules[byRule[a].rule], byRule[a:b])
+		a = b
+	}
+	for _, r := range d.t.always {
+		d.detectRule(st, d.t.rules[r], nil)
+	}
+	return st.matches(lo, ms), hits
+}
+
+// groupByRule returns hits ordered by rule, keeping their (line) order
+// within a rule: a counting sort, as runs of code hold many hits.
+func groupByRule(hits []hit, rules int) []hit {
+	start := make([]int32, rules+1)
+	for _, h := range hits {
+		start[h.rule+1]++
+	}
+	for r := 1; r <= rules; r++ {
+		start[r] += start[r-1]
+	}
+	out := make([]hit, len(hits))
+	for _, h := range hits {
+		out[start[h.rule]] = h
+		start[h.rule]++
+	}
+	return out
+}
+
+// detectRule runs rule r over the windows of the run that its keyword
+// hits (in line order) call for; nil hits mean the whole run.
+func (d *Detector) detectRule(st *runState, r *tableRule, hits []hit) {
+	r.getPlan(d.t)
+	if r.pathExcluded(st.path) {
+		return
+	}
+	p := &r.plan
+	t := st.t
+	last := len(t.starts) - 1
+	var wins [][2]int
+	tail := last + 1 // the least start of a window reaching the last line
+	if hits == nil || p.wholeRun {
+		wins = append(wins, [2]int{0, last})
+		hits = nil
+	}
+	for _, h := range hits {
+		i := int(h.line)
+		// Later hits' windows start at i-p.before or later (at 0 if
+		// unbounded): from tail on, they lie in a window reaching the end.
+		if (p.before >= 0 && i-p.before >= tail) || tail == 0 {
+			break
+		}
+		for k := range p.branches {
+			b := &p.branches[k]
+			lo := 0
+			if b.nlBefore >= 0 {
+				lo = max(0, i-b.nlBefore)
+			}
+			if hi, ok := b.windowEnd(t, i, int(h.pos), last); ok {
+				wins = append(wins, [2]int{lo, hi})
+				if hi == last {
+					tail = min(tail, lo)
+				}
+			}
+		}
+	}
+	if len(wins) == 0 {
+		return
+	}
+	gl, rule, err := r.detector(d.t)
+	if err != nil {
+		return // a rule that does not compile finds nothing
+	}
+	for _, w := range mergeWindows(wins) {
+		v := t.sub(w[0], w[1])
+		if !p.secret.possible(v.s) {
+			continue // no secret could pass the rule's entropy threshold
+		}
+		// detect.Fragment is deprecated in favour of sources.Fragment in
+		// v9, but v8's Detect, the only call taking a file path without
+		// accumulating findings in the detector, still requires it.
+		//lint:ignore SA1019 no v8 alternative
+		findings := gl.Detect(detect.Fragment{Raw: v.s, FilePath: st.path})
+		if len(findings) == 0 {
+			continue
+		}
+		st.views = append(st.views, v)
+		st.first = append(st.first, w[0])
+		for _, fd := range findings {
+			if fd.RuleID != rule.RuleID {
+				continue
+			}
+			st.found = append(st.found, found{
+				rule: rule, view: len(st.views) - 1,
+				line: w[0] + fd.StartLine, col: fd.StartColumn,
+				match: fd.Match, secret: fd.Secret,
+			})
+		}
+	}
+}
+
+// mergeWindows sorts line ranges and merges those that overlap or touch:
+// gitleaks must see each maximal run of window lines as one text.
+func mergeWindows(wins [][2]int) [][2]int {
+	slices.SortFunc(wins, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
+	out := wins[:1]
+	for _, w := range wins[1:] {
+		if l := &out[len(out)-1]; w[0] <= l[1]+1 {
+			l[1] = max(l[1], w[1])
+		} else {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// windowEnd returns the last line a match of the branch containing a
+// keyword occurrence at byte pos of line i of t can reach, or false if no
+// match can contain it. pos < 0 means the position is unknown.
+func (b *branch) windowEnd(t text, i, pos, last int) (int, bool) {
+	if pos < 0 {
+		if b.nlAfter < 0 {
+			return last, true
+		}
+		return min(last, i+b.nlAfter), true
+	}
+	q := t.starts[i] + pos
+	in := t.s[q:]
+	if b.fMax >= 0 {
+		in = in[:min(len(in), b.fMax+1)]
+	}
+	matched, ok := b.f.match(in)
+	if !ok {
+		matched = b.fre.MatchString(in)
+	}
+	if !matched {
+		return 0, false
+	}
+	switch {
+	case b.nlAfter == 0:
+		return i, true
+	case b.nlAfter < 0:
+		return last, true
+	}
+	end := len(t.s)
+	if b.esMax >= 0 {
+		end = min(end, q+b.esMax+1)
+	}
+	loc := b.es.FindStringIndex(t.s[q:end])
+	if loc == nil {
+		return 0, false
+	}
+	// The line holding the longest match's last byte (a joining newline
+	// counts as part of the line it ends: the window text keeps it).
+	return t.lineOf(q + max(loc[1], 1) - 1), true
+}
+
+// matches applies gitleaks' cross-rule filter to the run's findings,
+// locates the survivors and appends them to ms as matches; lo is the
+// run's first line in the fragment. The findings' texts are dropped.
+func (st *runState) matches(lo int, ms []scanner.Match) []scanner.Match {
+	defer clear(st.found)
+	for i := range st.found {
+		fd := &st.found[i]
+		if isGeneric(fd.rule.RuleID) && st.superseded(i) {
+			continue
+		}
+		v := st.views[fd.view]
+		first := st.first[fd.view]
+		start, end, ok := v.secretSpan(*fd.rule, fd.line-first, fd.col, fd.match, fd.secret)
 		if !ok {
 			continue
 		}
-		li, s, e := t.lineSpan(start, end)
+		li, s, e := v.lineSpan(start, end)
 		ms = append(ms, scanner.Match{
-			Line:        lo + li,
+			Line:        lo + first + li,
 			Start:       s,
 			End:         e,
-			RuleID:      RulePrefix + fd.RuleID,
+			RuleID:      RulePrefix + fd.rule.RuleID,
 			Source:      Name,
 			Category:    Name,
 			Severity:    catalog.SeverityError,
-			Description: rule.Description,
+			Description: fd.rule.Description,
 		})
 	}
 	return ms
+}
+
+// isGeneric reports whether gitleaks lets other rules' findings take
+// precedence over a rule's findings.
+func isGeneric(ruleID string) bool {
+	return strings.Contains(strings.ToLower(ruleID), "generic")
+}
+
+// superseded reports whether gitleaks drops generic finding i of the run
+// because a finding of a specific rule on the same line holds its secret
+// (gitleaks' detect.filter, applied per Detect call, here per run).
+func (st *runState) superseded(i int) bool {
+	f := &st.found[i]
+	for j := range st.found {
+		g := &st.found[j]
+		if g.line == f.line && g.rule.RuleID != f.rule.RuleID &&
+			!isGeneric(g.rule.RuleID) && strings.Contains(g.secret, f.secret) {
+			return true
+		}
+	}
+	return false
 }

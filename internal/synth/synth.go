@@ -78,9 +78,12 @@ func groups(seed int64, n int) []group {
 	seen := make(map[string]struct{}, n)
 	gen := func(count int, f func(*rand.Rand) string) []string {
 		out := make([]string, 0, count)
-		for len(out) < count {
+		for misses := 0; len(out) < count; {
 			v := f(r)
 			if _, dup := seen[v]; dup {
+				if misses++; misses > 1000+10*count {
+					panic("synth: too few distinct values for this catalog size")
+				}
 				continue
 			}
 			seen[v] = struct{}{}
@@ -201,8 +204,13 @@ func Host(r *rand.Rand) string {
 // "Copper Lantern Sigma".
 func Codename(r *rand.Rand) string {
 	s := pick(r, adjectives) + " " + pick(r, nouns)
-	if r.IntN(4) != 0 {
+	switch r.IntN(4) {
+	case 1:
 		s += " " + pick(r, greek)
+	case 2:
+		s += " " + pick(r, nouns)
+	case 3:
+		s += fmt.Sprintf(" %d", 2+r.IntN(98))
 	}
 	return s
 }

@@ -1,0 +1,86 @@
+// Command profile runs one privscan command in-process (internal/cli.Run)
+// under the Go profiler, for finding where privscan spends its time:
+//
+//	profile -cpu cpu.prof [-mem mem.prof] [-dir REPO] [-repeat N] -- history --format json
+//	go tool pprof -top cpu.prof
+//
+// The command's standard output is discarded; its standard error is shown.
+// The environment (PRIVSCAN_CATALOG_FILE, ...) is the process's own.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"time"
+
+	"github.com/privscan/privscan/internal/cli"
+)
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "profile:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string) error {
+	fs := flag.NewFlagSet("profile", flag.ContinueOnError)
+	cpu := fs.String("cpu", "cpu.prof", "CPU profile output")
+	mem := fs.String("mem", "", "allocation profile output (optional)")
+	dir := fs.String("dir", ".", "working directory of the command")
+	repeat := fs.Int("repeat", 1, "run the command this many times (for short commands such as diff)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return errors.New("no privscan command given")
+	}
+	if *mem != "" {
+		runtime.MemProfileRate = 64 << 10
+	}
+	f, err := os.Create(*cpu)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := pprof.StartCPUProfile(f); err != nil {
+		return err
+	}
+	start := time.Now()
+	var runErr error
+	for range max(1, *repeat) {
+		runErr = cli.Run(context.Background(), &cli.Env{
+			Args:   fs.Args(),
+			Stdin:  os.Stdin,
+			Stdout: io.Discard,
+			Stderr: os.Stderr,
+			Getenv: os.Getenv,
+			Dir:    *dir,
+		})
+		if cli.ExitCode(runErr) == 2 {
+			break
+		}
+	}
+	pprof.StopCPUProfile()
+	fmt.Fprintf(os.Stderr, "profile: %s x%d took %s (exit code %d)\n", fs.Arg(0), max(1, *repeat), time.Since(start).Round(time.Millisecond), cli.ExitCode(runErr))
+	if *mem != "" {
+		mf, err := os.Create(*mem)
+		if err != nil {
+			return err
+		}
+		defer mf.Close()
+		if err := pprof.Lookup("allocs").WriteTo(mf, 0); err != nil {
+			return err
+		}
+	}
+	if code := cli.ExitCode(runErr); code == 2 {
+		return runErr
+	}
+	return nil
+}
