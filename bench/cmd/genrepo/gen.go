@@ -78,7 +78,6 @@ type gen struct {
 	next  int // next planted catalog value
 	mark  int
 	when  int64
-	buf   bytes.Buffer
 }
 
 // Generate writes the fast-import stream of the history o describes to w.
