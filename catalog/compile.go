@@ -19,9 +19,10 @@ import (
 const (
 	// MaxRegexValues is the largest number of regex values a catalog may hold.
 	MaxRegexValues = 10000
-	// MaxRegexSourceBytes bounds the total size of a catalog's regex values,
-	// which bounds the time Compile spends compiling them.
-	MaxRegexSourceBytes = 4 << 20
+	// maxRegexSourceBytes bounds the total size of a catalog's regex values,
+	// which bounds the time Compile spends compiling them (about 0.1 s for
+	// the largest catalog allowed).
+	maxRegexSourceBytes = 4 << 20
 	// identMaxWords is the most words an identifier value may have for its
 	// code-identifier spellings to be matched (its literal spelling always is).
 	identMaxWords = 16
@@ -60,8 +61,9 @@ type Matcher struct {
 	hasCS    bool
 
 	// Identifier spellings, as sub-word sequences (folded).
-	id    spanIndex
-	hasID bool
+	id      spanIndex
+	idPairs *pairSet // first two folded ASCII bytes of every first sub-word
+	hasID   bool
 
 	// Literal values with `boundary: none`.
 	sub *subIndex
@@ -127,6 +129,17 @@ func (t *trigger) setAnchor() {
 
 // Compile validates c and compiles it into a Matcher. Errors name the rule
 // (IDs are not secret) and the value's position in it, never the value.
+//
+// Literal and identifier values are compiled in canonical form: NFC,
+// trimmed, every run of white space as one space; one shorter than
+// MinLiteralRunes characters in that form is an error. Case folding is
+// simple Unicode folding, rune by rune, on both sides. An identifier rule's
+// code spellings (AcmeCorp, acme_corp, ACME-CORP, acme.corp, acmecorp) are
+// always matched case-insensitively, since they differ in case by nature;
+// `case: sensitive` applies to its literal spelling. Values of more than 16
+// words get no identifier spellings. Regex values are compiled per rule in
+// alternations of up to 64 values; at most MaxRegexValues regex values are
+// accepted.
 func Compile(c *Catalog, opts *CompileOptions) (*Matcher, error) {
 	if c == nil {
 		return nil, errors.New("compile: nil catalog")
@@ -197,8 +210,8 @@ func Compile(c *Catalog, opts *CompileOptions) (*Matcher, error) {
 	if nRegex > MaxRegexValues {
 		return nil, fmt.Errorf("compile: catalog has %d regex values, more than the limit of %d", nRegex, MaxRegexValues)
 	}
-	if regexBytes > MaxRegexSourceBytes {
-		return nil, fmt.Errorf("compile: catalog's regex values total %d bytes, more than the limit of %d", regexBytes, MaxRegexSourceBytes)
+	if regexBytes > maxRegexSourceBytes {
+		return nil, fmt.Errorf("compile: catalog's regex values total %d bytes, more than the limit of %d", regexBytes, maxRegexSourceBytes)
 	}
 
 	// Pass 2: validate and build.
@@ -213,6 +226,7 @@ func Compile(c *Catalog, opts *CompileOptions) (*Matcher, error) {
 	if nID > 0 {
 		m.hasID = true
 		m.id = newSpanIndex(nID, idTok)
+		m.idPairs = new(pairSet)
 	}
 	if nSub > 0 {
 		m.sub = &subIndex{
@@ -373,6 +387,8 @@ func (m *Matcher) addLit(b []byte, rule uint32, cs bool) {
 // concatenation as one sub-word (acmecorp, ACMECORP).
 func (m *Matcher) addIdent(b []byte, rule uint32, words []uint64) []uint64 {
 	cat := m.k.tokF
+	var catRunes, firstRunes []rune // first two folded runes of the concatenation, of the first sub-word
+	var lead [4]rune
 	for i := 0; i < len(b); {
 		r, n := decode(b, i)
 		if !isWordRune(r) {
@@ -395,7 +411,14 @@ func (m *Matcher) addIdent(b []byte, rule uint32, words []uint64) []uint64 {
 			words = append(words, h)
 			for j := s; j < e; {
 				r, n := decode(b, j)
-				cat = feed(cat, uint64(foldRune(r)))
+				f := foldRune(r)
+				cat = feed(cat, uint64(f))
+				if len(catRunes) < 2 {
+					catRunes = append(lead[:len(catRunes)], f)
+				}
+				if len(words) == 1 && len(firstRunes) < 2 {
+					firstRunes = append(lead[2:2+len(firstRunes)], f)
+				}
 				j += n
 			}
 			pos = e
@@ -406,6 +429,8 @@ func (m *Matcher) addIdent(b []byte, rule uint32, words []uint64) []uint64 {
 		return words
 	}
 	m.id.first.set(words[0])
+	m.setIdentPair(firstRunes)
+	m.setIdentPair(catRunes)
 	s := m.k.spanID
 	var key uint64
 	for _, w := range words {
@@ -426,6 +451,24 @@ func (m *Matcher) addIdent(b []byte, rule uint32, words []uint64) []uint64 {
 	}
 	return words
 }
+
+// setIdentPair records the first two folded runes of a sub-word that can
+// start an identifier match, when both are ASCII (only all-ASCII words of
+// the text consult the pair filter).
+func (m *Matcher) setIdentPair(rs []rune) {
+	var p [2]rune
+	copy(p[:], rs)
+	if len(rs) == 0 || p[0] >= utf8.RuneSelf || p[1] >= utf8.RuneSelf {
+		return
+	}
+	m.idPairs.set(uint16(p[0])<<8 | uint16(p[1]))
+}
+
+// pairSet is a set of two-byte sequences.
+type pairSet [1 << 16 / 64]uint64
+
+func (s *pairSet) set(p uint16)      { s[p>>6] |= 1 << (p & 63) }
+func (s *pairSet) has(p uint16) bool { return s[p>>6]&(1<<(p&63)) != 0 }
 
 // subword returns the first sub-word of the word token b[pos:end] (or of
 // its remainder): underscores separate sub-words and are skipped; a

@@ -309,7 +309,7 @@ func (m *Matcher) scanTokens(b []byte, om *offmap, dst []Match) []Match {
 		var end int
 		var kind uint8
 		var hf uint64
-		simple := false
+		simple, asciiWord := false, false
 		if f := wordTab[c]; f != 0 {
 			h := feed(k.tokF, uint64(f))
 			first := identTab[c]
@@ -327,7 +327,7 @@ func (m *Matcher) scanTokens(b []byte, om *offmap, dst []Match) []Match {
 			if j < n && b[j] >= utf8.RuneSelf {
 				end, kind, hf, _ = k.token(b, i, false) // the word may go on
 			} else {
-				end, kind, hf = j, kindWord, fmix64(h^k.tokFfin)
+				end, kind, hf, asciiWord = j, kindWord, fmix64(h^k.tokFfin), true
 				all := first | rest
 				simple = all&bitUnder == 0 && (all&bitDigit == 0 || all&(bitUpper|bitLower) == 0) &&
 					(rest&bitUpper == 0 || all&bitLower == 0)
@@ -354,7 +354,7 @@ func (m *Matcher) scanTokens(b []byte, om *offmap, dst []Match) []Match {
 			switch {
 			case simple:
 				dst = m.pushIdent(&ring, subwordAt{i, end, hf}, om, dst)
-			case c < utf8.RuneSelf && firstNonASCII(b[i:end]) == end-i:
+			case asciiWord:
 				dst = m.pushSubwordsASCII(&ring, b, i, end, om, dst)
 			default:
 				for pos := i; ; {
@@ -389,7 +389,6 @@ func (m *Matcher) pushSubwordsASCII(r *identRing, b []byte, i, end int, om *offm
 		}
 		s := pos
 		prev := identTab[b[pos]]
-		h := feed(k.tokF, uint64(wordTab[b[pos]]))
 		for pos++; pos < end; pos++ {
 			cl := identTab[b[pos]]
 			if cl == bitUnder || (cl == bitDigit) != (prev == bitDigit) || (cl == bitUpper && prev == bitLower) {
@@ -398,8 +397,22 @@ func (m *Matcher) pushSubwordsASCII(r *identRing, b []byte, i, end int, om *offm
 			if cl == bitUpper && prev == bitUpper && pos+1 < end && identTab[b[pos+1]] == bitLower {
 				break
 			}
-			h = feed(h, uint64(wordTab[b[pos]]))
 			prev = cl
+		}
+		if r.size == 0 {
+			// Nothing started before: hash the sub-word only if its first
+			// two bytes can start an identifier value.
+			p := uint16(wordTab[b[s]]) << 8
+			if pos-s > 1 {
+				p |= uint16(wordTab[b[s+1]])
+			}
+			if !m.idPairs.has(p) {
+				continue
+			}
+		}
+		h := k.tokF
+		for _, c := range b[s:pos] {
+			h = feed(h, uint64(wordTab[c]))
 		}
 		dst = m.pushIdent(r, subwordAt{s, pos, fmix64(h ^ k.tokFfin)}, om, dst)
 	}

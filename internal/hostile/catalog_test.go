@@ -152,7 +152,7 @@ func TestRegexLimit(t *testing.T) {
 	env["PRIVSCAN_CATALOG_FILE"] = path
 	for _, args := range [][]string{{"catalog", "check"}, {"text", "-"}} {
 		r := run(t, dir, env, strings.NewReader("x"), 2*time.Minute, args...)
-		if r.code != 2 || !strings.Contains(r.stderr, "more than the limit of") {
+		if r.code != 2 || !strings.Contains(r.stderr, "catalog_invalid") || !strings.Contains(r.stderr, "more than the limit of") {
 			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.stderr)
 		}
 		if strings.Contains(r.stdout+r.stderr, "QZX") {
