@@ -2,10 +2,12 @@ package cli_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -58,6 +60,25 @@ func TestScripts(t *testing.T) {
 				if got != want {
 					ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
 				}
+			},
+			// pushevent DIR OUT: write a GitHub push event for DIR's HEAD
+			// (before: HEAD~1) to OUT, as the runner would.
+			"pushevent": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: pushevent repo-dir out-file")
+				}
+				rev := func(r string) string {
+					out, err := exec.Command("git", "-C", ts.MkAbs(args[0]), "rev-parse", r).Output()
+					ts.Check(err)
+					return strings.TrimSpace(string(out))
+				}
+				ev, err := json.Marshal(map[string]any{
+					"ref": "refs/heads/main", "before": rev("HEAD~1"), "after": rev("HEAD"),
+					"repository": map[string]any{"full_name": "acme/widgets", "default_branch": "main"},
+				})
+				ts.Check(err)
+				ts.Check(os.WriteFile(ts.MkAbs(args[1]), ev, 0o644))
+				ts.Setenv("GITHUB_SHA", rev("HEAD"))
 			},
 		},
 		RequireExplicitExec: true,
