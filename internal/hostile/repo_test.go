@@ -3,6 +3,7 @@ package hostile
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -83,7 +84,20 @@ func TestManyFiles(t *testing.T) {
 		if rep.Summary.FilesScanned != files || countRule(rep, "catalog/PER-001") != planted {
 			t.Fatalf("%s: %d files, %d findings; want %d files, %d findings", args[0], rep.Summary.FilesScanned, countRule(rep, "catalog/PER-001"), files, planted)
 		}
-		t.Logf("%s of a commit with %d files: %s", args[0], n, d.Round(time.Millisecond))
+		// The peer: git producing the same patch (its own floor, no scanning).
+		gargs := []string{"-C", repo, "diff", "HEAD~1..HEAD"}
+		if args[0] == "history" {
+			gargs = []string{"-C", repo, "log", "-p", "HEAD"}
+		}
+		gs := time.Now()
+		cmd := exec.Command("git", gargs...)
+		cmd.Stdout = io.Discard
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("git %v: %v", gargs[2:], err)
+		}
+		gd := time.Since(gs)
+		t.Logf("%s of a commit with %d files: %s (git %s: %s, ratio %.1f)", args[0], n, d.Round(time.Millisecond),
+			strings.Join(gargs[2:], " "), gd.Round(time.Millisecond), float64(d)/float64(gd))
 	}
 }
 
