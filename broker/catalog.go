@@ -34,6 +34,21 @@ func (b *Broker) OpenCatalog(key string) (*catalog.Matcher, CatalogInfo, error) 
 	return m, info, nil
 }
 
+// CheckCatalog is ReadCatalog that also compiles the catalog, so that what
+// parsing cannot check (regex syntax and limits) fails as catalog_invalid
+// too; it returns the parsed catalog for counts and lint (privscan catalog
+// check) and drops the compiled matcher.
+func (b *Broker) CheckCatalog(key string) (*catalog.Catalog, CatalogInfo, error) {
+	c, info, err := b.ReadCatalog(key)
+	if err != nil {
+		return nil, CatalogInfo{}, err
+	}
+	if _, err := catalog.Compile(c, nil); err != nil {
+		return nil, CatalogInfo{}, b.catalogErr(key, info, err)
+	}
+	return c, info, nil
+}
+
 // catalogErr wraps a (value-free) catalog parse or compile error.
 func (b *Broker) catalogErr(key string, info CatalogInfo, err error) *Error {
 	e := &Error{Code: CodeCatalogInvalid, Key: key, err: err}

@@ -46,6 +46,9 @@ func TestOpenCatalog(t *testing.T) {
 			if err != nil || len(c.Rules) != 1 || info.Source != tc.source {
 				t.Fatalf("ReadCatalog: %v %+v", err, info)
 			}
+			if c2, info3, err := b.CheckCatalog(tc.key); err != nil || len(c2.Rules) != 1 || !info.Same(info3) {
+				t.Fatalf("CheckCatalog: %v %+v", err, info3)
+			}
 			m, info2, err := b.OpenCatalog(tc.key)
 			if err != nil || !info.Same(info2) {
 				t.Fatalf("OpenCatalog: %v %+v", err, info2)
@@ -81,6 +84,10 @@ func TestCatalogInvalid(t *testing.T) {
 				_, _, err := f.broker(t).OpenCatalog("")
 				if codeOf(err) != CodeCatalogInvalid || !errors.Is(err, ErrCatalogInvalid) {
 					t.Fatalf("got %v", err)
+				}
+				// CheckCatalog fails the same way, compile errors included.
+				if _, _, cerr := f.broker(t).CheckCatalog(""); cerr == nil || cerr.Error() != err.Error() {
+					t.Fatalf("CheckCatalog: %v, OpenCatalog: %v", cerr, err)
 				}
 				msg := err.Error()
 				if strings.Contains(msg, "Zelda") || strings.Contains(msg, "Quarterback") {

@@ -42,10 +42,7 @@ func runCatalog(env *Env, args []string) error {
 	}
 	// Compiling checks what parsing cannot (regex limits); the broker
 	// reports a failure as catalog_invalid, as every scan does.
-	if _, _, err := b.OpenCatalog(*key); err != nil {
-		return err
-	}
-	c, info, err := b.ReadCatalog(*key)
+	c, info, err := b.CheckCatalog(*key)
 	if err != nil {
 		return err
 	}
