@@ -3,6 +3,7 @@ package gitsrc
 import (
 	"bytes"
 	"container/list"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -22,9 +23,13 @@ const (
 	// bigFile is git's core.bigFileThreshold default: larger blobs are
 	// treated as binary without being read.
 	bigFile = 512 << 20
-	// blobCacheBytes bounds the cache of blob contents shared by the
-	// history workers.
-	blobCacheBytes = 64 << 20
+	// blobCacheBytes bounds the cache of recently diffed blobs and their
+	// split lines, shared by the history workers: a blob is usually
+	// diffed twice, as the new side of a commit and as the old side of
+	// its child, which the walk reaches just before. (The contents also
+	// stay in the packSet's cache; this one saves the lookup and the
+	// split.)
+	blobCacheBytes = 4 << 20
 )
 
 var lfsHeader = []byte("version https://git-lfs.github.com/spec/v1")
@@ -91,7 +96,7 @@ func (c *blobCache) records(h plumbing.Hash, b []byte) [][]byte {
 		it := e.Value.(*blobItem)
 		if it.recs == nil {
 			it.recs = recs
-			c.size += 24 * len(recs)
+			c.size += 24 * cap(recs)
 			c.evict()
 		}
 	}
@@ -104,12 +109,12 @@ func (c *blobCache) evict() {
 		it := e.Value.(*blobItem)
 		c.ll.Remove(e)
 		delete(c.items, it.h)
-		c.size -= len(it.b) + 24*len(it.recs)
+		c.size -= cap(it.b) + 24*cap(it.recs)
 	}
 }
 
 func (c *blobCache) put(h plumbing.Hash, b []byte) {
-	if len(b) > c.max/4 {
+	if cap(b) > c.max/4 {
 		return
 	}
 	c.mu.Lock()
@@ -118,7 +123,7 @@ func (c *blobCache) put(h plumbing.Hash, b []byte) {
 		return
 	}
 	c.items[h] = c.ll.PushFront(&blobItem{h: h, b: b})
-	c.size += len(b)
+	c.size += cap(b)
 	c.evict()
 }
 
@@ -186,16 +191,27 @@ func (o *overlay) emptyTree() (*object.Tree, error) {
 // processor turns changes into fragments. It is used by one goroutine.
 type processor struct {
 	ov    *overlay
+	base  storer.EncodedObjectStorer // go-git, for what packs leaves
+	packs *packSet                   // nil: objects are read through base only
 	blobs *blobCache
 	trees *treeCache
 }
 
-func newProcessor(base storer.EncodedObjectStorer, blobs *blobCache) *processor {
-	return &processor{ov: newOverlay(base), blobs: blobs, trees: newTreeCache(base)}
+// newProcessor returns a processor reading objects from packs (which may
+// be nil), then from base, a storer of its own.
+func newProcessor(base storer.EncodedObjectStorer, packs *packSet, blobs *blobCache, treeBytes int) *processor {
+	return &processor{
+		ov:    newOverlay(newPackStorer(base, packs)),
+		base:  base,
+		packs: packs,
+		blobs: blobs,
+		trees: newTreeCache(base, packs, treeBytes),
+	}
 }
 
-// blob reads a blob's content. A blob larger than git's big file threshold
-// is not read whole: only a head that classifies it as binary is returned.
+// blob reads a blob's content, which is shared and must not be modified.
+// A blob larger than git's big file threshold is not read whole: only a
+// head that classifies it as binary is returned.
 func (p *processor) blob(h plumbing.Hash) ([]byte, error) {
 	if m, ok := p.ov.mem[h]; ok {
 		return m.b, nil
@@ -203,7 +219,24 @@ func (p *processor) blob(h plumbing.Hash) ([]byte, error) {
 	if b, ok := p.blobs.get(h); ok {
 		return b, nil
 	}
-	obj, err := p.ov.EncodedObjectStorer.EncodedObject(plumbing.BlobObject, h)
+	if p.packs != nil {
+		typ, b, err := p.packs.read(h)
+		switch {
+		case err == nil && typ == plumbing.BlobObject:
+			p.blobs.put(h, b)
+			return b, nil
+		case err == nil:
+			return nil, fmt.Errorf("read blob %s: %w", h, plumbing.ErrObjectNotFound)
+		case !errors.Is(err, errPackFallback):
+			return nil, fmt.Errorf("read blob %s: %w", h, err)
+		}
+	}
+	return p.readBlob(h)
+}
+
+// readBlob reads a blob through go-git.
+func (p *processor) readBlob(h plumbing.Hash) ([]byte, error) {
+	obj, err := p.base.EncodedObject(plumbing.BlobObject, h)
 	if err != nil {
 		return nil, fmt.Errorf("read blob %s: %w", h, err)
 	}

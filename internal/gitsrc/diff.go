@@ -175,7 +175,10 @@ func (s *diffSource) entries(ctx context.Context, sd side, p *processor, idx *in
 
 // Fragments implements scanner.Source.
 func (s *diffSource) Fragments(ctx context.Context, yield func(*scanner.Fragment) error) error {
-	p := newProcessor(s.r.st, newBlobCache(blobCacheBytes))
+	// A diff reads few objects, and resolving its revisions has loaded
+	// go-git's pack indexes already: it reads through go-git alone (a
+	// packSet would decode the indexes a second time).
+	p := newProcessor(s.r.st, nil, newBlobCache(s.r.limits.blob), s.r.limits.tree)
 	var changes []change
 	var idx *index.Index
 	if s.old.kind <= sideTree && s.new.kind <= sideTree {

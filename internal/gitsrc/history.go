@@ -320,8 +320,8 @@ func (h *historySource) Fragments(ctx context.Context, yield func(*scanner.Fragm
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	st := h.r.newStorage()
-	defer st.Close()
+	st, closer := h.r.objects()
+	defer closer.Close()
 	w := newWalker(st, h.r.shallowSet())
 	var next func() (*commitInfo, error)
 	if len(h.exclude) > 0 {
@@ -348,7 +348,7 @@ func (h *historySource) Fragments(ctx context.Context, yield func(*scanner.Fragm
 	jobs := make(chan *histJob)
 	order := make(chan *histJob, 4*workers)
 	walkErr := make(chan error, 1)
-	blobs := newBlobCache(blobCacheBytes)
+	blobs := newBlobCache(h.r.limits.blob)
 	var wg sync.WaitGroup
 
 	wg.Add(1)
@@ -388,7 +388,7 @@ func (h *historySource) Fragments(ctx context.Context, yield func(*scanner.Fragm
 			defer wg.Done()
 			ws := h.r.newStorage()
 			defer ws.Close()
-			p := newProcessor(ws, blobs)
+			p := newProcessor(ws, h.r.packSet(), blobs, h.r.limits.tree)
 			for j := range jobs {
 				j.err = p.commitFragments(ctx, j.ci, h.ps, func(f *scanner.Fragment) error {
 					select {

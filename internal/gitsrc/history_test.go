@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -229,5 +231,60 @@ func BenchmarkDiffHeadParent(b *testing.B) {
 			b.Fatal(err)
 		}
 		r.Close()
+	}
+}
+
+// TestHistoryMemoryFlat checks that History's live heap does not grow with
+// the length of the history walked: over 1,200 commits (cache bounds
+// lowered so that they fill early), the peak live heap of the last 300
+// commits stays within a small margin of that of commits 200-500 (medians
+// of samples taken every 10 commits: what is in flight varies). The older
+// commits hold smaller files; only what a walk retains per commit, such as
+// the set of commit IDs (about 100 bytes each), adds up.
+func TestHistoryMemoryFlat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates a 1,200-commit repository")
+	}
+	dir := filepath.Join(t.TempDir(), "long")
+	generateRepo(t, dir, 1200)
+	r := open(t, dir)
+	r.limits = cacheLimits{pack: 1 << 20, blob: 256 << 10, tree: 64 << 10}
+	src, err := r.History("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ms runtime.MemStats
+	var earlyS, lateS []uint64
+	commits := 0
+	err = src.Fragments(context.Background(), func(f *scanner.Fragment) error {
+		if f.Kind != scanner.KindCommitMessage {
+			return nil
+		}
+		if commits++; commits%10 != 0 || commits < 200 || commits > 500 && commits < 900 {
+			return nil
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		if commits <= 500 {
+			earlyS = append(earlyS, ms.HeapAlloc)
+		} else {
+			lateS = append(lateS, ms.HeapAlloc)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if commits != 1200 {
+		t.Fatalf("walked %d commits, want 1200", commits)
+	}
+	median := func(s []uint64) uint64 {
+		slices.Sort(s)
+		return s[len(s)/2]
+	}
+	early, late := median(earlyS), median(lateS)
+	t.Logf("median live heap: %d KiB over commits 200-500, %d KiB over commits 900-1200", early>>10, late>>10)
+	if late > early+early/2+(1<<20) {
+		t.Errorf("median live heap grew from %d KiB (commits 200-500) to %d KiB (commits 900-1200)", early>>10, late>>10)
 	}
 }

@@ -3,10 +3,12 @@ package gitsrc
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/osfs"
@@ -14,6 +16,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 )
@@ -50,19 +53,35 @@ func (e *RevError) Error() string {
 // Unwrap returns ErrRevNotFound.
 func (e *RevError) Unwrap() error { return ErrRevNotFound }
 
-// objectCacheSize is shared by all the storages of one Repo.
-const objectCacheSize = 128 * cache.MiByte
+// objectCacheSize is shared by all the go-git storages of one Repo. Trees
+// and blobs in packs are read by the packSet, with its own cache; go-git
+// reads commits, loose objects and whatever the packSet leaves to it.
+const objectCacheSize = 8 * cache.MiByte
 
 // Repo is an open repository.
 type Repo struct {
-	root    string // working tree root; "" for a bare repository
-	prefix  string // the opened directory relative to root, slash-separated
-	dotgit  billy.Filesystem
-	objects cache.Object // shared, concurrency-safe object cache
-	st      *filesystem.Storage
-	repo    *git.Repository
-	workers int
+	root     string // working tree root; "" for a bare repository
+	prefix   string // the opened directory relative to root, slash-separated
+	dotgit   billy.Filesystem
+	objCache cache.Object // shared, concurrency-safe object cache
+	st       *filesystem.Storage
+	repo     *git.Repository
+	workers  int
+
+	packsOnce sync.Once
+	packs     *packSet // nil: read every object through go-git
+	limits    cacheLimits
 }
+
+// cacheLimits bounds the caches of a Repo's sources, in bytes: the
+// packSet's decompressed objects (shared), the blob cache of one source
+// (shared by its workers) and each worker's tree cache generation. Tests
+// lower them.
+type cacheLimits struct {
+	pack, blob, tree int
+}
+
+var defaultCacheLimits = cacheLimits{pack: packCacheBytes, blob: blobCacheBytes, tree: treeCacheBytes}
 
 // Open finds the repository containing dir, looking upward like git: a
 // .git directory, a .git file of a linked worktree ("gitdir: …", with its
@@ -93,10 +112,11 @@ func Open(dir string) (*Repo, error) {
 		fs = dotgit.NewRepositoryFilesystem(fs, osfs.New(common, osfs.WithBoundOS()))
 	}
 	r := &Repo{
-		root:    root,
-		dotgit:  fs,
-		objects: cache.NewObjectLRU(objectCacheSize),
-		workers: min(runtime.NumCPU(), 2),
+		root:     root,
+		dotgit:   fs,
+		objCache: cache.NewObjectLRU(objectCacheSize),
+		workers:  min(runtime.NumCPU(), 2),
+		limits:   defaultCacheLimits,
 	}
 	if root != "" {
 		rel, err := filepath.Rel(root, abs)
@@ -190,13 +210,42 @@ func isGitDir(d string) bool {
 // cache. go-git storages are not safe for concurrent use, so each worker
 // opens its own; the caller closes it.
 func (r *Repo) newStorage() *filesystem.Storage {
-	return filesystem.NewStorageWithOptions(r.dotgit, r.objects, filesystem.Options{
+	return filesystem.NewStorageWithOptions(r.dotgit, r.objCache, filesystem.Options{
 		KeepDescriptors: true,
 	})
 }
 
+// packSet returns the reader of the repository's pack files, opened on
+// first use, or nil when they cannot be read directly (every object is
+// then read through go-git, which reports any real damage).
+func (r *Repo) packSet() *packSet {
+	r.packsOnce.Do(func() {
+		if ps, err := openPackSet(r.dotgit, r.limits.pack); err == nil {
+			r.packs = ps
+		}
+	})
+	return r.packs
+}
+
+// objects returns the object storer of one goroutine: the packSet first,
+// then a go-git storage of its own (go-git storages are not safe for
+// concurrent use). The caller closes the returned closer.
+func (r *Repo) objects() (storer.EncodedObjectStorer, io.Closer) {
+	st := r.newStorage()
+	return newPackStorer(st, r.packSet()), st
+}
+
 // Close releases the repository's open files.
-func (r *Repo) Close() error { return r.st.Close() }
+func (r *Repo) Close() error {
+	err := r.st.Close()
+	r.packsOnce.Do(func() {})
+	if r.packs != nil {
+		if e := r.packs.Close(); err == nil {
+			err = e
+		}
+	}
+	return err
+}
 
 // Root returns the working tree root ("" for a bare repository).
 func (r *Repo) Root() string { return r.root }

@@ -27,18 +27,26 @@ type change struct {
 	hasFrom, hasTo bool
 }
 
-// treeCache decodes trees and keeps the recently used ones (two
-// generations of at most treeCacheSize each: consecutive commits share
-// most subtrees).
+// treeCache decodes trees and keeps the recently used ones: two
+// generations of at most maxBytes each (treeCacheBytes by default) (consecutive commits share
+// most subtrees; a walk needs the trees of the last few commits only).
 type treeCache struct {
-	s         storer.EncodedObjectStorer
+	s         storer.EncodedObjectStorer // go-git, for what packs leaves
+	packs     *packSet                   // nil: trees are read through s only
 	cur, prev map[plumbing.Hash][]object.TreeEntry
+	curBytes  int
+	maxBytes  int
 }
 
-const treeCacheSize = 4096
+// treeCacheBytes bounds a generation of a treeCache, counting each entry
+// as its name plus treeEntryBytes.
+const (
+	treeCacheBytes = 1 << 20
+	treeEntryBytes = 64
+)
 
-func newTreeCache(s storer.EncodedObjectStorer) *treeCache {
-	return &treeCache{s: s, cur: map[plumbing.Hash][]object.TreeEntry{}}
+func newTreeCache(s storer.EncodedObjectStorer, packs *packSet, maxBytes int) *treeCache {
+	return &treeCache{s: s, packs: packs, cur: map[plumbing.Hash][]object.TreeEntry{}, maxBytes: maxBytes}
 }
 
 func (tc *treeCache) entries(h plumbing.Hash) ([]object.TreeEntry, error) {
@@ -47,17 +55,7 @@ func (tc *treeCache) entries(h plumbing.Hash) ([]object.TreeEntry, error) {
 	}
 	e, ok := tc.prev[h]
 	if !ok {
-		obj, err := tc.s.EncodedObject(plumbing.TreeObject, h)
-		if err != nil {
-			return nil, fmt.Errorf("read tree %s: %w", h, err)
-		}
-		raw := make([]byte, obj.Size())
-		rd, err := obj.Reader()
-		if err != nil {
-			return nil, fmt.Errorf("read tree %s: %w", h, err)
-		}
-		_, err = io.ReadFull(rd, raw)
-		rd.Close()
+		raw, err := tc.read(h)
 		if err != nil {
 			return nil, fmt.Errorf("read tree %s: %w", h, err)
 		}
@@ -65,11 +63,44 @@ func (tc *treeCache) entries(h plumbing.Hash) ([]object.TreeEntry, error) {
 			return nil, fmt.Errorf("read tree %s: %w", h, err)
 		}
 	}
-	if len(tc.cur) >= treeCacheSize {
-		tc.prev, tc.cur = tc.cur, make(map[plumbing.Hash][]object.TreeEntry, treeCacheSize)
+	size := treeEntryBytes
+	for i := range e {
+		size += treeEntryBytes + len(e[i].Name)
+	}
+	if tc.curBytes+size > tc.maxBytes && len(tc.cur) > 0 {
+		tc.prev, tc.cur = tc.cur, make(map[plumbing.Hash][]object.TreeEntry, len(tc.cur))
+		tc.curBytes = 0
 	}
 	tc.cur[h] = e
+	tc.curBytes += size
 	return e, nil
+}
+
+// read returns the raw content of tree h (shared: not to be modified).
+func (tc *treeCache) read(h plumbing.Hash) ([]byte, error) {
+	if tc.packs != nil {
+		typ, b, err := tc.packs.read(h)
+		switch {
+		case err == nil && typ == plumbing.TreeObject:
+			return b, nil
+		case err == nil:
+			return nil, plumbing.ErrObjectNotFound
+		case !errors.Is(err, errPackFallback):
+			return nil, err
+		}
+	}
+	obj, err := tc.s.EncodedObject(plumbing.TreeObject, h)
+	if err != nil {
+		return nil, err
+	}
+	raw := make([]byte, obj.Size())
+	rd, err := obj.Reader()
+	if err != nil {
+		return nil, err
+	}
+	_, err = io.ReadFull(rd, raw)
+	rd.Close()
+	return raw, err
 }
 
 var errMalformedTree = errors.New("malformed tree object")

@@ -1,7 +1,7 @@
 // Command profile runs one privscan command in-process (internal/cli.Run)
 // under the Go profiler, for finding where privscan spends its time:
 //
-//	profile -cpu cpu.prof [-mem mem.prof] [-dir REPO] [-repeat N] -- history --format json
+//	profile -cpu cpu.prof [-mem mem.prof] [-trace trace.out] [-dir REPO] [-repeat N] -- history --format json
 //	go tool pprof -top cpu.prof
 //
 // The command's standard output is discarded; its standard error is shown.
@@ -10,6 +10,8 @@ package main
 
 import (
 	"context"
+	"crypto"
+	"crypto/sha1"
 	"errors"
 	"flag"
 	"fmt"
@@ -17,12 +19,18 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"time"
+
+	"github.com/go-git/go-git/v5/plumbing/hash"
 
 	"github.com/privscan/privscan/internal/cli"
 )
 
 func main() {
+	// As cmd/privscan does: the standard SHA-1 instead of go-git's
+	// collision-detecting one, so that profiles represent the product.
+	_ = hash.RegisterHash(crypto.SHA1, sha1.New)
 	if err := run(os.Args[1:]); err != nil {
 		fmt.Fprintln(os.Stderr, "profile:", err)
 		os.Exit(1)
@@ -33,6 +41,7 @@ func run(args []string) error {
 	fs := flag.NewFlagSet("profile", flag.ContinueOnError)
 	cpu := fs.String("cpu", "cpu.prof", "CPU profile output")
 	mem := fs.String("mem", "", "allocation profile output (optional)")
+	trc := fs.String("trace", "", "execution trace output (optional; go tool trace)")
 	dir := fs.String("dir", ".", "working directory of the command")
 	repeat := fs.Int("repeat", 1, "run the command this many times (for short commands such as diff)")
 	if err := fs.Parse(args); err != nil {
@@ -52,6 +61,16 @@ func run(args []string) error {
 	if err := pprof.StartCPUProfile(f); err != nil {
 		return err
 	}
+	if *trc != "" {
+		tf, err := os.Create(*trc)
+		if err != nil {
+			return err
+		}
+		defer tf.Close()
+		if err := trace.Start(tf); err != nil {
+			return err
+		}
+	}
 	start := time.Now()
 	var runErr error
 	for range max(1, *repeat) {
@@ -68,6 +87,9 @@ func run(args []string) error {
 		}
 	}
 	pprof.StopCPUProfile()
+	if *trc != "" {
+		trace.Stop()
+	}
 	fmt.Fprintf(os.Stderr, "profile: %s x%d took %s (exit code %d)\n", fs.Arg(0), max(1, *repeat), time.Since(start).Round(time.Millisecond), cli.ExitCode(runErr))
 	if *mem != "" {
 		mf, err := os.Create(*mem)
