@@ -53,17 +53,24 @@ type Matcher struct {
 	// and full filters are keyed by folded span hashes of every such value;
 	// lit.tab holds case-insensitive rules, cs (exact span hashes) the
 	// case-sensitive ones.
-	lit      spanIndex
-	sepFirst [256]bool   // ASCII separators that start a literal value
-	sepHash  [128]uint64 // folded token hash of each ASCII separator
-	cs       table
-	hasLit   bool
-	hasCS    bool
+	lit       spanIndex
+	sepTab    [256]uint8  // ASCII separators: sepFirst, anchor bits
+	wordClass [256]uint8  // ASCII word bytes: identTab bits, anchor bits
+	sepHash   [128]uint64 // folded token hash of each ASCII separator
+	cs        table
+	hasLit    bool
+	hasCS     bool
 
 	// Identifier spellings, as sub-word sequences (folded).
-	id      spanIndex
-	idPairs *pairSet // first two folded ASCII bytes of every first sub-word
-	hasID   bool
+	id    spanIndex
+	hasID bool
+
+	// Prefilter on the ASCII words of the text, keyed by wordKey (the
+	// first four folded bytes and the length): preLit is set for the first
+	// token of every literal value whose folded form is ASCII, preID for
+	// every sub-word that can start an identifier match. A word with
+	// neither bit is not hashed.
+	pre prefilter
 
 	// Literal values with `boundary: none`.
 	sub *subIndex
@@ -97,6 +104,10 @@ type regexRule struct {
 	// Under (?i), U+212A (Kelvin) matches k and U+017F (long s) matches s:
 	// a folded trigger holding k or s only filters ASCII lines.
 	asciiOnly bool
+	// anchors holds the anchor bits (see setAnchorBits) of the triggers'
+	// anchor bytes: an ASCII line none of whose bytes has one of them is
+	// not searched.
+	anchors uint8
 }
 
 // trigger is a literal that a regex match must contain; fold: compare
@@ -107,19 +118,25 @@ type trigger struct {
 	anchor int // index in lit of the byte searched for first
 }
 
-// letterRank orders lower-case letters from common to rare in source text;
-// a folded trigger is anchored on a non-letter, else on its rarest letter.
+// letterRank orders lower-case letters from common to rare in source text.
+// A trigger is anchored on its rarest byte: punctuation and non-ASCII bytes
+// first, then (in a case-sensitive trigger) upper-case letters, which are
+// rarer than lower-case ones, then letters by this order.
 const letterRank = "etaoinsrlcdumphgfbyvwkxjqz"
 
 func (t *trigger) setAnchor() {
 	best := -1
 	for i, c := range t.lit {
-		r := strings.IndexByte(letterRank, c)
-		if r < 0 {
-			r = len(letterRank) + 1 // digits and punctuation: one IndexByte scan
-			if c >= '0' && c <= '9' {
-				r = 5
-			}
+		var r int
+		switch {
+		case c >= '0' && c <= '9':
+			r = 5
+		case c >= 'a' && c <= 'z':
+			r = strings.IndexByte(letterRank, c)
+		case c >= 'A' && c <= 'Z':
+			r = 10 + strings.IndexByte(letterRank, c+'a'-'A')
+		default:
+			r = 40 // punctuation and non-ASCII bytes
 		}
 		if r > best {
 			t.anchor, best = i, r
@@ -226,7 +243,9 @@ func Compile(c *Catalog, opts *CompileOptions) (*Matcher, error) {
 	if nID > 0 {
 		m.hasID = true
 		m.id = newSpanIndex(nID, idTok)
-		m.idPairs = new(pairSet)
+	}
+	if nLit > 0 || nID > 0 {
+		m.pre = newPrefilter(nLit + nID)
 	}
 	if nSub > 0 {
 		m.sub = &subIndex{
@@ -237,6 +256,7 @@ func Compile(c *Catalog, opts *CompileOptions) (*Matcher, error) {
 	}
 	var buf []byte
 	var words []uint64
+	bw := bitWriter{multi: &m.multi}
 	for ri := range c.Rules {
 		r := &c.Rules[ri]
 		if r.Match == MatchRegex {
@@ -255,24 +275,82 @@ func Compile(c *Catalog, opts *CompileOptions) (*Matcher, error) {
 					m.sub.hasCS = true
 					m.sub.exact = newTable(nSub)
 				}
-				m.addSub(buf, uint32(ri), r.CaseSensitive)
+				m.addSub(&bw, buf, uint32(ri), r.CaseSensitive)
 			} else {
-				m.addLit(buf, uint32(ri), r.CaseSensitive)
+				m.addLit(&bw, buf, uint32(ri), r.CaseSensitive)
 			}
 			if r.Match == MatchIdentifier {
-				words = m.addIdent(buf, uint32(ri), words[:0])
+				words = m.addIdent(&bw, buf, uint32(ri), words[:0])
 			}
 		}
 	}
+	bw.flush()
 	clear(buf)
+	m.setAnchorBits()
 	return m, nil
+}
+
+// Bits of Matcher.sepTab and Matcher.wordClass. The anchor bits are those
+// identTab leaves free; sepFirst is only used in sepTab.
+const (
+	sepFirst   = 0x02
+	anchorBits = 0x01 | 0x08 | 0x40 | 0x80
+)
+
+// setAnchorBits fills wordClass, sepTab's anchor bits and the regex rules'
+// anchors: each distinct ASCII anchor byte of a trigger (in both cases for
+// a folded letter) gets one of the four anchor bits, shared round-robin
+// when there are more. A rule with a non-ASCII anchor byte gets all bits:
+// scanTokens only sees ASCII bytes.
+func (m *Matcher) setAnchorBits() {
+	copy(m.wordClass[:], identTab[:])
+	bits := [...]uint8{0x01, 0x08, 0x40, 0x80}
+	var bit [256]uint8
+	next := 0
+	for i := range m.regex {
+		rr := &m.regex[i]
+		for _, t := range rr.triggers {
+			c := t.lit[t.anchor]
+			if c >= utf8.RuneSelf {
+				rr.anchors = anchorBits
+				continue
+			}
+			cs := []byte{c}
+			if t.fold && asciiTab[c].sub == subLower {
+				cs = append(cs, c-'a'+'A')
+			}
+			for _, c := range cs {
+				if bit[c] == 0 {
+					bit[c] = bits[next%len(bits)]
+					next++
+					if identTab[c] != 0 {
+						m.wordClass[c] |= bit[c]
+					} else {
+						m.sepTab[c] |= bit[c]
+					}
+				}
+				rr.anchors |= bit[c]
+			}
+		}
+	}
 }
 
 // canonicalValue appends the form of s that is compiled: NFC, trimmed, and
 // every run of Unicode white space replaced by one space, so values are
 // tokenized by the same code as text (where spaces and tabs are white space).
 func canonicalValue(dst []byte, s string) []byte {
-	dst = norm.NFC.AppendString(dst, s)
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		dst = append(dst, s...) // ASCII text is in NFC
+	} else {
+		dst = norm.NFC.AppendString(dst, s)
+	}
 	simple := true
 	for _, c := range dst {
 		if c >= utf8.RuneSelf || (c < ' ' && c != '\t') || c == 0x7f {
@@ -351,7 +429,7 @@ func (m *Matcher) FingerprintKey() [32]byte { return m.fpKey }
 // addLit registers a canonical value with word boundaries: every prefix of
 // its token sequence in the prefix filter, the whole in the full filter and
 // its rule in the folded or exact table.
-func (m *Matcher) addLit(b []byte, rule uint32, cs bool) {
+func (m *Matcher) addLit(bw *bitWriter, b []byte, rule uint32, cs bool) {
 	k := &m.k
 	s, se := k.spanLit, k.spanCS
 	var key uint64
@@ -359,25 +437,41 @@ func (m *Matcher) addLit(b []byte, rule uint32, cs bool) {
 	for i := 0; i < len(b); n++ {
 		end, kind, hf, he := k.token(b, i, cs)
 		if n == 0 {
-			m.lit.first.set(hf)
+			bw.set(&m.lit.first, hf)
 			if kind == kindSep && b[i] < utf8.RuneSelf {
-				m.sepFirst[b[i]] = true
+				m.sepTab[b[i]] |= sepFirst
+			}
+			if kind == kindWord {
+				var w wordKeyer
+				for j := i; j < end; {
+					if c := b[j]; c < utf8.RuneSelf {
+						w.add(rune(asciiTab[c].fold))
+						j++
+						continue
+					}
+					r, n := decode(b, j)
+					w.add(foldRune(r))
+					j += n
+				}
+				if w.ascii {
+					m.pre.set(k.wordKey(w.p, w.n), preLit)
+				}
 			}
 		}
 		s = spanStep(s, hf)
 		se = spanStep(se, he)
 		key = k.spanKey(s)
-		m.lit.prefix.set(key)
+		bw.set(&m.lit.prefix, key)
 		i = end
 	}
 	if n == 0 {
 		return
 	}
-	m.lit.full.set(key)
+	bw.set(&m.lit.full, key)
 	if cs {
-		m.cs.insert(k.spanKey(se), rule, &m.multi)
+		bw.insert(&m.cs, k.spanKey(se), rule)
 	} else {
-		m.lit.tab.insert(key, rule, &m.multi)
+		bw.insert(&m.lit.tab, key, rule)
 	}
 	m.lit.maxLen = max(m.lit.maxLen, n)
 }
@@ -385,10 +479,9 @@ func (m *Matcher) addLit(b []byte, rule uint32, cs bool) {
 // addIdent registers the identifier spellings of a normalized value: its
 // sub-words in sequence (AcmeCorp, acme_corp, ACME-CORP, acme.corp) and their
 // concatenation as one sub-word (acmecorp, ACMECORP).
-func (m *Matcher) addIdent(b []byte, rule uint32, words []uint64) []uint64 {
+func (m *Matcher) addIdent(bw *bitWriter, b []byte, rule uint32, words []uint64) []uint64 {
 	cat := m.k.tokF
-	var catRunes, firstRunes []rune // first two folded runes of the concatenation, of the first sub-word
-	var lead [4]rune
+	var catKey, firstKey wordKeyer // the concatenation, the first sub-word
 	for i := 0; i < len(b); {
 		r, n := decode(b, i)
 		if !isWordRune(r) {
@@ -413,11 +506,9 @@ func (m *Matcher) addIdent(b []byte, rule uint32, words []uint64) []uint64 {
 				r, n := decode(b, j)
 				f := foldRune(r)
 				cat = feed(cat, uint64(f))
-				if len(catRunes) < 2 {
-					catRunes = append(lead[:len(catRunes)], f)
-				}
-				if len(words) == 1 && len(firstRunes) < 2 {
-					firstRunes = append(lead[2:2+len(firstRunes)], f)
+				catKey.add(f)
+				if len(words) == 1 {
+					firstKey.add(f)
 				}
 				j += n
 			}
@@ -428,47 +519,53 @@ func (m *Matcher) addIdent(b []byte, rule uint32, words []uint64) []uint64 {
 	if len(words) == 0 || len(words) > identMaxWords {
 		return words
 	}
-	m.id.first.set(words[0])
-	m.setIdentPair(firstRunes)
-	m.setIdentPair(catRunes)
+	bw.set(&m.id.first, words[0])
+	if firstKey.ascii {
+		m.pre.set(m.k.wordKey(firstKey.p, firstKey.n), preID)
+	}
 	s := m.k.spanID
 	var key uint64
 	for _, w := range words {
 		s = spanStep(s, w)
 		key = m.k.spanKey(s)
-		m.id.prefix.set(key)
+		bw.set(&m.id.prefix, key)
 	}
-	m.id.full.set(key)
-	m.id.tab.insert(key, rule, &m.multi)
+	bw.set(&m.id.full, key)
+	bw.insert(&m.id.tab, key, rule)
 	m.id.maxLen = max(m.id.maxLen, len(words))
 	if len(words) > 1 {
 		c := fmix64(cat ^ m.k.tokFfin)
-		m.id.first.set(c)
+		bw.set(&m.id.first, c)
+		if catKey.ascii {
+			m.pre.set(m.k.wordKey(catKey.p, catKey.n), preID)
+		}
 		key = m.k.spanKey(spanStep(m.k.spanID, c))
-		m.id.prefix.set(key)
-		m.id.full.set(key)
-		m.id.tab.insert(key, rule, &m.multi)
+		bw.set(&m.id.prefix, key)
+		bw.set(&m.id.full, key)
+		bw.insert(&m.id.tab, key, rule)
 	}
 	return words
 }
 
-// setIdentPair records the first two folded runes of a sub-word that can
-// start an identifier match, when both are ASCII (only all-ASCII words of
-// the text consult the pair filter).
-func (m *Matcher) setIdentPair(rs []rune) {
-	var p [2]rune
-	copy(p[:], rs)
-	if len(rs) == 0 || p[0] >= utf8.RuneSelf || p[1] >= utf8.RuneSelf {
-		return
-	}
-	m.idPairs.set(uint16(p[0])<<8 | uint16(p[1]))
+// wordKeyer collects the prefilter key of a word from its folded runes:
+// the first four (as bytes, when ASCII) and the count.
+type wordKeyer struct {
+	p     uint32
+	n     int
+	ascii bool // every rune so far is ASCII
 }
 
-// pairSet is a set of two-byte sequences.
-type pairSet [1 << 16 / 64]uint64
-
-func (s *pairSet) set(p uint16)      { s[p>>6] |= 1 << (p & 63) }
-func (s *pairSet) has(p uint16) bool { return s[p>>6]&(1<<(p&63)) != 0 }
+func (w *wordKeyer) add(f rune) {
+	if w.n == 0 {
+		w.ascii = true
+	}
+	if f >= utf8.RuneSelf {
+		w.ascii = false
+	} else if w.n < 4 {
+		w.p |= uint32(f) << (8 * w.n)
+	}
+	w.n++
+}
 
 // subword returns the first sub-word of the word token b[pos:end] (or of
 // its remainder): underscores separate sub-words and are skipped; a
@@ -517,7 +614,7 @@ func (k *hkeys) subword(b []byte, pos, end int) (s, e int, h uint64) {
 
 // addSub registers a `boundary: none` value: the polynomial hashes of its
 // symbols (folded and exact runes, any run of white space as one ' ').
-func (m *Matcher) addSub(b []byte, rule uint32, cs bool) {
+func (m *Matcher) addSub(bw *bitWriter, b []byte, rule uint32, cs bool) {
 	x, k := m.sub, &m.k
 	var hf, he, key uint64
 	n := 0
@@ -529,17 +626,17 @@ func (m *Matcher) addSub(b []byte, rule uint32, cs bool) {
 		n++
 		key = k.subKey(hf, n, false)
 		if n >= MinLiteralRunes {
-			x.prefix.set(key)
+			bw.set(&x.prefix, key)
 		}
 	}
 	if n < MinLiteralRunes {
 		return // cannot happen: Compile checked the length
 	}
-	x.full.set(key)
+	bw.set(&x.full, key)
 	if cs {
-		x.exact.insert(k.subKey(he, n, true), rule, &m.multi)
+		bw.insert(&x.exact, k.subKey(he, n, true), rule)
 	} else {
-		x.fold.insert(key, rule, &m.multi)
+		bw.insert(&x.fold, key, rule)
 	}
 	x.maxLen = max(x.maxLen, n)
 }

@@ -39,6 +39,7 @@ type hkeys struct {
 	spaceF, spaceE  uint64 // hash of the space token (folded, exact)
 	subBase         uint64 // polynomial base for substring hashing, in [2^32, p)
 	subFin          uint64 // substring finalizer key
+	preMul          uint64 // prefilter multiplier (wordKey), odd
 }
 
 func deriveKeys(key []byte) hkeys {
@@ -58,6 +59,7 @@ func deriveKeys(key []byte) hkeys {
 		spanLit: word("span", 0), spanCS: word("span", 1),
 		spanID: word("span", 2), spanFin: word("span", 3),
 		subFin: word("sub", 1),
+		preMul: word("pre", 0) | 1,
 	}
 	k.spaceF = fmix64(k.tokF ^ 0x5350414345 ^ k.tokFfin)
 	k.spaceE = fmix64(k.tokE ^ 0x5350414345 ^ k.tokEfin)
@@ -201,43 +203,180 @@ func decode(b []byte, i int) (rune, int) {
 	return r, n
 }
 
-// bitset is a one-probe Bloom filter over 64-bit keys (top bits index it).
-type bitset struct {
+// wordKey is the prefilter key of an ASCII word: p holds its first four
+// bytes (little-endian, 0 past the end) and n is its length. Every byte is
+// ORed with 0x20, which folds ASCII letters. The key is a multiply-shift
+// hash with a per-matcher odd multiplier (the prefilter uses its top
+// bits), so the filter's bits do not reveal value prefixes without it.
+func (k *hkeys) wordKey(p uint32, n int) uint64 {
+	return (uint64(p|0x20202020) | uint64(uint32(n))<<32) * k.preMul
+}
+
+// wordPrefix returns the first four bytes of the word b[i:j] as wordKey
+// wants them: the key of an ASCII word of the text is
+// wordKey(wordPrefix(b, i, j), j-i).
+func wordPrefix(b []byte, i, j int) uint32 {
+	if i+4 <= len(b) {
+		return binary.LittleEndian.Uint32(b[i:i+4]) & prefixMask[min(j-i, 4)]
+	}
+	return shortPrefix(b[i:j])
+}
+
+// prefixMask[n] keeps the first n bytes of a little-endian word.
+var prefixMask = [5]uint32{0, 0xff, 0xffff, 0xffffff, 0xffffffff}
+
+func shortPrefix(w []byte) uint32 {
+	var p uint32
+	for t := 0; t < len(w) && t < 4; t++ {
+		p |= uint32(w[t]) << (8 * t)
+	}
+	return p
+}
+
+// prefilter is a one-probe Bloom filter over wordKey keys with two bits
+// per cell (preLit, preID), so one load answers both questions. It has
+// prefilterBits cells per entry, at most 2^prefilterMaxLog, so that it
+// stays in the first cache levels.
+type prefilter struct {
 	w     []uint64
 	shift uint
 }
 
-func newBitset(entries, bitsPer int) bitset {
-	n := max(entries*bitsPer, 1<<12)
+const (
+	preLit = 1
+	preID  = 2
+
+	prefilterBits   = 16
+	prefilterMaxLog = 17
+)
+
+func newPrefilter(entries int) prefilter {
+	n := min(max(entries*prefilterBits, 1<<12), 1<<prefilterMaxLog)
 	lg := bits.Len(uint(n - 1))
-	return bitset{w: make([]uint64, (1<<lg)/64), shift: uint(64 - lg)}
+	return prefilter{w: make([]uint64, (1<<lg)/32), shift: uint(64 - lg)}
 }
 
-func (b *bitset) set(k uint64) {
-	i := k >> b.shift
-	b.w[i>>6] |= 1 << (i & 63)
+func (p *prefilter) set(k, bit uint64) {
+	c := k >> p.shift
+	p.w[c>>5] |= bit << (c & 31 * 2)
+}
+
+// get returns the bits of k's cell.
+func (p *prefilter) get(k uint64) uint64 {
+	c := k >> p.shift
+	return p.w[c>>5] >> (c & 31 * 2) & 3
+}
+
+// bitset is a one-probe Bloom filter over 64-bit keys: key k sets bit
+// hi64(k * n) of n bits (multiply-shift on the top bits of k, so n need not
+// be a power of two).
+type bitset struct {
+	w []uint64
+	n uint64
+}
+
+func newBitset(entries, bitsPer int) bitset {
+	words := (max(entries*bitsPer, 1<<12) + 63) / 64
+	return bitset{w: make([]uint64, words), n: uint64(words) * 64}
+}
+
+func (b *bitset) index(k uint64) uint64 {
+	hi, _ := bits.Mul64(k, b.n)
+	return hi
 }
 
 func (b *bitset) has(k uint64) bool {
-	i := k >> b.shift
+	i := b.index(k)
 	return b.w[i>>6]&(1<<(i&63)) != 0
 }
 
-// table maps 64-bit keys to rule sets with open addressing.
+// bitWriter batches the bitset writes and table inserts of Compile: with
+// large filters and tables almost every write misses the caches, and
+// buffered writes applied in a tight loop (table slots touched in a first
+// pass) let many of these misses overlap, instead of one at a time between
+// hashing work.
+type bitWriter struct {
+	sets [bitBatch]*bitset
+	bit  [bitBatch]uint64
+	n    int
+
+	tabs  [tabBatch]*table
+	keys  [tabBatch]uint64
+	rules [tabBatch]uint32
+	nt    int
+	multi *[][]uint32
+	sink  uint64
+}
+
+const (
+	bitBatch = 256
+	tabBatch = 64
+)
+
+func (w *bitWriter) set(b *bitset, k uint64) {
+	w.sets[w.n], w.bit[w.n] = b, b.index(k)
+	w.n++
+	if w.n == bitBatch {
+		w.flushBits()
+	}
+}
+
+func (w *bitWriter) insert(t *table, k uint64, rule uint32) {
+	w.tabs[w.nt], w.keys[w.nt], w.rules[w.nt] = t, k, rule
+	w.nt++
+	if w.nt == tabBatch {
+		w.flushTabs()
+	}
+}
+
+func (w *bitWriter) flush() {
+	w.flushBits()
+	w.flushTabs()
+}
+
+func (w *bitWriter) flushBits() {
+	for i := range w.sets[:w.n] {
+		b, x := w.sets[i], w.bit[i]
+		b.w[x>>6] |= 1 << (x & 63)
+	}
+	w.n = 0
+}
+
+func (w *bitWriter) flushTabs() {
+	var sink uint64
+	for i := range w.tabs[:w.nt] {
+		t := w.tabs[i]
+		sink ^= t.keys[t.slot(w.keys[i])]
+	}
+	w.sink ^= sink
+	for i := range w.tabs[:w.nt] {
+		w.tabs[i].insert(w.keys[i], w.rules[i], w.multi)
+	}
+	w.nt = 0
+}
+
+// table maps 64-bit keys to rule sets with open addressing (linear
+// probing, at most 3/4 full; the first slot is picked by multiply-shift, so
+// the size need not be a power of two).
 // A value v < multiFlag is rule v; otherwise multi[v-multiFlag] lists rules.
 type table struct {
 	keys  []uint64
 	vals  []uint32
-	mask  uint64
 	count int
 }
 
 const multiFlag = 1 << 31
 
+// newTable returns a table for at most entries keys.
 func newTable(entries int) table {
-	n := max(2*entries, 16)
-	lg := bits.Len(uint(n - 1))
-	return table{keys: make([]uint64, 1<<lg), vals: make([]uint32, 1<<lg), mask: 1<<lg - 1}
+	n := max(entries+entries/3+1, 16)
+	return table{keys: make([]uint64, n), vals: make([]uint32, n)}
+}
+
+// slot returns the first slot probed for k.
+func (t *table) slot(k uint64) int {
+	hi, _ := bits.Mul64(k, uint64(len(t.keys)))
+	return int(hi)
 }
 
 // insert adds rule for key k; multi collects rule sets.
@@ -245,7 +384,7 @@ func (t *table) insert(k uint64, rule uint32, multi *[][]uint32) {
 	if k == 0 {
 		k = 1
 	}
-	for i := k & t.mask; ; i = (i + 1) & t.mask {
+	for i := t.slot(k); ; {
 		switch t.keys[i] {
 		case 0:
 			t.keys[i], t.vals[i] = k, rule
@@ -270,6 +409,9 @@ func (t *table) insert(k uint64, rule uint32, multi *[][]uint32) {
 			(*multi)[v-multiFlag] = append(set, rule)
 			return
 		}
+		if i++; i == len(t.keys) {
+			i = 0
+		}
 	}
 }
 
@@ -280,12 +422,15 @@ func (t *table) get(k uint64) (uint32, bool) {
 	if k == 0 {
 		k = 1
 	}
-	for i := k & t.mask; ; i = (i + 1) & t.mask {
+	for i := t.slot(k); ; {
 		switch t.keys[i] {
 		case k:
 			return t.vals[i], true
 		case 0:
 			return 0, false
+		}
+		if i++; i == len(t.keys) {
+			i = 0
 		}
 	}
 }

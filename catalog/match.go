@@ -32,6 +32,9 @@ func (m *Matcher) Find(line []byte, dst []Match) []Match {
 	}
 	base := len(dst)
 	nonASCII := firstNonASCII(line)
+	// The anchor bits of the bytes of an ASCII line, when scanTokens saw it.
+	var anchors uint8
+	anchorsOK := false
 	if m.hasLit || m.hasID || m.sub != nil {
 		buf := line
 		var om offmap
@@ -46,7 +49,8 @@ func (m *Matcher) Find(line []byte, dst []Match) []Match {
 			}
 		}
 		if m.hasLit || m.hasID {
-			dst = m.scanTokens(buf, &om, dst)
+			dst, anchors = m.scanTokens(buf, &om, dst)
+			anchorsOK = nonASCII == len(line)
 		}
 		if m.sub != nil {
 			dst = m.scanSub(buf, &om, dst)
@@ -56,7 +60,10 @@ func (m *Matcher) Find(line []byte, dst []Match) []Match {
 		}
 	}
 	if len(m.regex) > 0 {
-		dst = m.scanRegex(line, nonASCII == len(line), dst)
+		if !anchorsOK {
+			anchors = anchorBits
+		}
+		dst = m.scanRegex(line, nonASCII == len(line), anchors, dst)
 	}
 	if len(dst)-base > 1 {
 		dst = finishMatches(dst, base)
@@ -295,90 +302,120 @@ func nextIsWord(b []byte, i int) bool {
 }
 
 // scanTokens runs the literal and identifier matchers over the normalized
-// line b in one pass over its tokens. ASCII words are hashed inline (the
-// result equals token's); ASCII separators that start no value and spaces
-// are skipped without hashing; everything else goes through token.
-func (m *Matcher) scanTokens(b []byte, om *offmap, dst []Match) []Match {
+// line b in one pass over its tokens. An ASCII word is hashed only when its
+// prefilter key (wordKey) has a bit in the prefilter; the result equals
+// token's. ASCII separators that start no value and spaces are skipped
+// without hashing; non-ASCII tokens go through token. It also returns the
+// union of the anchor bits (see setAnchorBits) of the ASCII bytes of b.
+func (m *Matcher) scanTokens(b []byte, om *offmap, dst []Match) ([]Match, uint8) {
 	k := &m.k
-	hasLit, hasID := m.hasLit, m.hasID
-	var ring identRing
-	lastWordEnd := -2 // end of the previous word token
 	n := len(b)
+	var anchors uint8
 	for i := 0; i < n; {
 		c := b[i]
-		var end int
-		var kind uint8
-		var hf uint64
-		simple, asciiWord := false, false
-		if f := wordTab[c]; f != 0 {
-			h := feed(k.tokF, uint64(f))
-			first := identTab[c]
-			var rest uint8
-			j := i + 1
-			for ; j < n; j++ {
-				x := b[j]
-				f = wordTab[x]
-				if f == 0 {
-					break
-				}
-				rest |= identTab[x]
-				h = feed(h, uint64(f))
-			}
-			if j < n && b[j] >= utf8.RuneSelf {
-				end, kind, hf, _ = k.token(b, i, false) // the word may go on
-			} else {
-				end, kind, hf, asciiWord = j, kindWord, fmix64(h^k.tokFfin), true
-				all := first | rest
-				simple = all&bitUnder == 0 && (all&bitDigit == 0 || all&(bitUpper|bitLower) == 0) &&
-					(rest&bitUpper == 0 || all&bitLower == 0)
-			}
-		} else if c < utf8.RuneSelf {
-			if hasLit && m.sepFirst[c] {
-				dst = m.extendLit(b, i, i+1, kindSep, m.sepHash[c], om, dst)
-			}
-			i++
-			continue
-		} else {
-			end, kind, hf, _ = k.token(b, i, false)
-		}
-
-		if hasLit && m.lit.first.has(hf) {
-			dst = m.extendLit(b, i, end, kind, hf, om, dst)
-		}
-		if hasID && kind == kindWord {
-			// A word continues the identifier chunk when joined to the
-			// previous word by one '-' or '.'; '_' is inside words.
-			if i != lastWordEnd+1 || (b[i-1] != '-' && b[i-1] != '.') {
-				dst = m.flushIdent(&ring, om, dst)
-			}
-			switch {
-			case simple:
-				dst = m.pushIdent(&ring, subwordAt{i, end, hf}, om, dst)
-			case asciiWord:
-				dst = m.pushSubwordsASCII(&ring, b, i, end, om, dst)
-			default:
-				for pos := i; ; {
-					s, e, h := k.subword(b, pos, end)
-					if s == e {
-						break
+		first := m.wordClass[c]
+		if first == 0 {
+			if c < utf8.RuneSelf {
+				if f := m.sepTab[c]; f != 0 {
+					anchors |= f
+					if f&sepFirst != 0 {
+						dst = m.extendLit(b, i, i+1, kindSep, m.sepHash[c], om, dst)
 					}
-					dst = m.pushIdent(&ring, subwordAt{s, e, h}, om, dst)
-					pos = e
 				}
+				i++
+				continue
 			}
-			lastWordEnd = end
+			end, kind, hf, _ := k.token(b, i, false)
+			dst = m.slowToken(b, i, end, kind, hf, om, dst)
+			i = end
+			continue
 		}
-		i = end
+		var rest uint8
+		j := i + 1
+		for ; j < n; j++ {
+			x := m.wordClass[b[j]]
+			if x == 0 {
+				break
+			}
+			rest |= x
+		}
+		anchors |= first | rest
+		if j < n && b[j] >= utf8.RuneSelf {
+			end, kind, hf, _ := k.token(b, i, false) // the word may go on
+			dst = m.slowToken(b, i, end, kind, hf, om, dst)
+			i = end
+			continue
+		}
+		// An ASCII word b[i:j]; first and rest also hold anchor bits.
+		pre := m.pre.get(k.wordKey(wordPrefix(b, i, j), j-i))
+		if pre == 0 && (first|rest)&bitSplit == 0 {
+			i = j
+			continue // no value starts with this word or one of its sub-words
+		}
+		var hf uint64
+		if pre != 0 {
+			hf = k.asciiWordHash(b, i, j)
+			if pre&preLit != 0 && m.lit.first.has(hf) {
+				dst = m.extendLit(b, i, j, kindWord, hf, om, dst)
+			}
+		}
+		if m.hasID {
+			all := first | rest
+			if all&bitUnder == 0 && (all&bitDigit == 0 || all&(bitUpper|bitLower) == 0) &&
+				(rest&bitUpper == 0 || all&bitLower == 0) {
+				// One sub-word.
+				if pre&preID != 0 && m.id.first.has(hf) {
+					dst = m.identAt(b, i, j, j, hf, om, dst)
+				}
+			} else {
+				dst = m.subwordsASCII(b, i, j, om, dst)
+			}
+		}
+		i = j
 	}
-	if hasID {
-		dst = m.flushIdent(&ring, om, dst)
+	return dst, anchors & anchorBits
+}
+
+// bitSplit marks the word bytes that can make a word split into several
+// sub-words; a word without any is one sub-word, or several only in the
+// shape UPPERlower... which the upper-case bit covers.
+const bitSplit = bitUpper | bitDigit | bitUnder
+
+// asciiWordHash is the folded token hash of the ASCII word b[i:j].
+func (k *hkeys) asciiWordHash(b []byte, i, j int) uint64 {
+	h := k.tokF
+	for _, c := range b[i:j] {
+		h = feed(h, uint64(wordTab[c]))
+	}
+	return fmix64(h ^ k.tokFfin)
+}
+
+// slowToken handles a token of scanTokens that is not an ASCII word: a
+// non-ASCII separator or a word holding non-ASCII characters.
+func (m *Matcher) slowToken(b []byte, i, end int, kind uint8, hf uint64, om *offmap, dst []Match) []Match {
+	if m.hasLit && m.lit.first.has(hf) {
+		dst = m.extendLit(b, i, end, kind, hf, om, dst)
+	}
+	if !m.hasID || kind != kindWord {
+		return dst
+	}
+	for pos := i; ; {
+		s, e, h := m.k.subword(b, pos, end)
+		if s == e {
+			break
+		}
+		if m.id.first.has(h) {
+			dst = m.identAt(b, s, e, end, h, om, dst)
+		}
+		pos = e
 	}
 	return dst
 }
 
-// pushSubwordsASCII splits the ASCII word b[i:end] into sub-words exactly as
-// hkeys.subword does, without decoding runes.
-func (m *Matcher) pushSubwordsASCII(r *identRing, b []byte, i, end int, om *offmap, dst []Match) []Match {
+// subwordsASCII splits the ASCII word b[i:end] into sub-words exactly as
+// hkeys.subword does, without decoding runes, and checks the identifier
+// spellings starting at each.
+func (m *Matcher) subwordsASCII(b []byte, i, end int, om *offmap, dst []Match) []Match {
 	k := &m.k
 	for pos := i; pos < end; {
 		for pos < end && b[pos] == '_' {
@@ -388,35 +425,120 @@ func (m *Matcher) pushSubwordsASCII(r *identRing, b []byte, i, end int, om *offm
 			break
 		}
 		s := pos
-		prev := identTab[b[pos]]
+		prev := subIdx[b[pos]]
 		for pos++; pos < end; pos++ {
-			cl := identTab[b[pos]]
-			if cl == bitUnder || (cl == bitDigit) != (prev == bitDigit) || (cl == bitUpper && prev == bitLower) {
-				break
-			}
-			if cl == bitUpper && prev == bitUpper && pos+1 < end && identTab[b[pos+1]] == bitLower {
-				break
+			cl := subIdx[b[pos]]
+			if a := splitAct[prev<<2|cl]; a != 0 {
+				// a == 2: an upper-case letter after another one starts a
+				// sub-word when a lower-case letter follows (HTTPServer).
+				if a == 1 || pos+1 < end && subIdx[b[pos+1]] == subIdxLower {
+					break
+				}
 			}
 			prev = cl
 		}
-		if r.size == 0 {
-			// Nothing started before: hash the sub-word only if its first
-			// two bytes can start an identifier value.
-			p := uint16(wordTab[b[s]]) << 8
-			if pos-s > 1 {
-				p |= uint16(wordTab[b[s+1]])
-			}
-			if !m.idPairs.has(p) {
-				continue
-			}
+		if m.pre.get(k.wordKey(wordPrefix(b, s, pos), pos-s))&preID == 0 {
+			continue
 		}
-		h := k.tokF
-		for _, c := range b[s:pos] {
-			h = feed(h, uint64(wordTab[c]))
+		if h := k.asciiWordHash(b, s, pos); m.id.first.has(h) {
+			dst = m.identAt(b, s, pos, end, h, om, dst)
 		}
-		dst = m.pushIdent(r, subwordAt{s, pos, fmix64(h ^ k.tokFfin)}, om, dst)
 	}
 	return dst
+}
+
+// Sub-word classes of ASCII word bytes for subwordsASCII (0 for other
+// bytes), and splitAct[prev<<2|cur]: 0 when cur continues the sub-word,
+// 1 when it starts a new one, 2 when it does if a lower-case letter follows.
+const (
+	subIdxUpper = 1
+	subIdxLower = 2
+	subIdxDigit = 3
+	subIdxUnder = 0 // '_' is skipped before a sub-word and ends one
+)
+
+var subIdx = func() (t [256]uint8) {
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = subIdxUpper
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = subIdxLower
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = subIdxDigit
+	}
+	return t
+}()
+
+var splitAct = func() (t [16]uint8) {
+	for prev := 1; prev <= 3; prev++ {
+		for cur := 0; cur <= 3; cur++ {
+			var a uint8
+			switch {
+			case cur == subIdxUnder:
+				a = 1
+			case (cur == subIdxDigit) != (prev == subIdxDigit):
+				a = 1
+			case cur == subIdxUpper && prev == subIdxLower:
+				a = 1
+			case cur == subIdxUpper && prev == subIdxUpper:
+				a = 2
+			}
+			t[prev<<2|cur] = a
+		}
+	}
+	return t
+}()
+
+// identAt checks the identifier spellings that start with the sub-word
+// b[s:e] (folded hash h, in the word ending at wordEnd): its sequences with
+// the sub-words that follow in the same identifier chunk, that is in the
+// same word or in words joined to it by one '-' or '.' ('_' is inside
+// words), up to the longest stored sequence.
+func (m *Matcher) identAt(b []byte, s, e, wordEnd int, h uint64, om *offmap, dst []Match) []Match {
+	k := &m.k
+	span := spanStep(k.spanID, h)
+	pos := e
+	for n := 1; ; n++ {
+		key := k.spanKey(span)
+		if !m.id.prefix.has(key) {
+			return dst
+		}
+		if m.id.full.has(key) {
+			if v, ok := m.id.tab.get(key); ok {
+				dst = m.emit(dst, v, om.start(s), om.end(pos))
+			}
+		}
+		if n >= m.id.maxLen {
+			return dst
+		}
+		// The next sub-word of the chunk.
+		var ns, ne int
+		for {
+			ns, ne, h = k.subword(b, pos, wordEnd)
+			if ns < ne {
+				break
+			}
+			if wordEnd+1 >= len(b) || (b[wordEnd] != '-' && b[wordEnd] != '.') || !nextIsWord(b, wordEnd+1) {
+				return dst
+			}
+			pos, wordEnd = wordEnd+1, wordEndAt(b, wordEnd+1)
+		}
+		span = spanStep(span, h)
+		pos = ne
+	}
+}
+
+// wordEndAt returns the end of the word token starting at b[i].
+func wordEndAt(b []byte, i int) int {
+	for i < len(b) {
+		r, n := decode(b, i)
+		if !isWordRune(r) {
+			break
+		}
+		i += n
+	}
+	return i
 }
 
 // extendLit checks the spans starting with the token b[start:end], whose
@@ -457,68 +579,6 @@ func (m *Matcher) extendLit(b []byte, start, end int, first uint8, hf uint64, om
 		se = spanStep(se, he2)
 		end, last = e2, kind2
 	}
-}
-
-// subwordAt is one sub-word of the line: b[s:e] with folded hash h.
-type subwordAt struct {
-	s, e int
-	h    uint64
-}
-
-// identRing holds the last sub-words of the current identifier chunk (words
-// joined by '_', '-' or '.'); a start is checked once the ring holds the
-// longest possible identifier after it, or when the chunk ends.
-type identRing struct {
-	w          [identMaxWords]subwordAt
-	head, size int
-}
-
-func (m *Matcher) pushIdent(r *identRing, w subwordAt, om *offmap, dst []Match) []Match {
-	if r.size == 0 && !m.id.first.has(w.h) {
-		return dst // no identifier can start here, and none started before
-	}
-	if r.size == m.id.maxLen {
-		dst = m.checkIdent(r, om, dst)
-		r.head = (r.head + 1) % identMaxWords
-		r.size--
-	}
-	r.w[(r.head+r.size)%identMaxWords] = w
-	r.size++
-	return dst
-}
-
-func (m *Matcher) flushIdent(r *identRing, om *offmap, dst []Match) []Match {
-	for r.size > 0 {
-		dst = m.checkIdent(r, om, dst)
-		r.head = (r.head + 1) % identMaxWords
-		r.size--
-	}
-	r.head = 0
-	return dst
-}
-
-// checkIdent checks the sub-word sequences starting at the ring's head.
-func (m *Matcher) checkIdent(r *identRing, om *offmap, dst []Match) []Match {
-	k := &m.k
-	first := &r.w[r.head]
-	if !m.id.first.has(first.h) {
-		return dst
-	}
-	s := k.spanID
-	for n := 0; n < r.size; n++ {
-		w := &r.w[(r.head+n)%identMaxWords]
-		s = spanStep(s, w.h)
-		key := k.spanKey(s)
-		if !m.id.prefix.has(key) {
-			break
-		}
-		if m.id.full.has(key) {
-			if v, ok := m.id.tab.get(key); ok {
-				dst = m.emit(dst, v, om.start(first.s), om.end(w.e))
-			}
-		}
-	}
-	return dst
 }
 
 // Normalize appends to dst the form of text that rule ruleIdx compares:

@@ -19,10 +19,17 @@ const maxRegexRetries = 256
 // the second number; patterns with anchors or \b/\B are searched over the
 // whole line at once (their context must stay intact) and failing matches
 // are dropped.
-func (m *Matcher) scanRegex(line []byte, ascii bool, dst []Match) []Match {
+//
+// anchors holds the anchor bits of the line's bytes (see setAnchorBits), or
+// all of them when they are unknown: a rule with triggers is searched only
+// when the line has one of its anchor bits and one of its triggers.
+func (m *Matcher) scanRegex(line []byte, ascii bool, anchors uint8, dst []Match) []Match {
 	for i := range m.regex {
 		rr := &m.regex[i]
 		if !rr.always && (ascii || !rr.asciiOnly) {
+			if anchors&rr.anchors == 0 {
+				continue
+			}
 			hit := false
 			for j := range rr.triggers {
 				if hit = rr.triggers[j].in(line); hit {
@@ -73,18 +80,15 @@ func (m *Matcher) scanRegex(line []byte, ascii bool, dst []Match) []Match {
 	return dst
 }
 
-// in reports whether the trigger occurs in the ASCII line: a folded
-// trigger is found by its anchor byte (in both cases when it is a letter)
-// and compared around it with ASCII case folded.
+// in reports whether the trigger occurs in the line: it is found by its
+// anchor byte (in both cases when the trigger is folded and the anchor is a
+// letter) and compared around it, with ASCII case folded when t.fold.
 func (t *trigger) in(line []byte) bool {
-	if !t.fold {
-		return bytes.Contains(line, t.lit)
-	}
 	c := t.lit[t.anchor]
 	if t.scan(line, c) {
 		return true
 	}
-	if asciiTab[c].sub == subLower {
+	if t.fold && asciiTab[c].sub == subLower {
 		return t.scan(line, c-'a'+'A')
 	}
 	return false
@@ -97,8 +101,11 @@ func (t *trigger) scan(line []byte, c byte) bool {
 			return false
 		}
 		p += off
-		if s := p - t.anchor; s >= 0 && s+len(t.lit) <= len(line) && equalFoldASCII(line[s:s+len(t.lit)], t.lit) {
-			return true
+		if s := p - t.anchor; s >= 0 && s+len(t.lit) <= len(line) {
+			x := line[s : s+len(t.lit)]
+			if t.fold && equalFoldASCII(x, t.lit) || !t.fold && bytes.Equal(x, t.lit) {
+				return true
+			}
 		}
 		off = p + 1
 	}

@@ -71,12 +71,20 @@ func (e *ParseError) Error() string {
 func Parse(src []byte) (*Catalog, error) {
 	p := &catParser{
 		src: src,
-		cat: &Catalog{Digest: sha256.Sum256(src)},
+		cat: &Catalog{},
 		ids: make(map[string]int),
 	}
 	if i := bytes.IndexByte(src, 0); i >= 0 {
 		return nil, &ParseError{Line: 1 + bytes.Count(src[:i], []byte{'\n'}), Reason: "NUL byte (is this a text file?)"}
 	}
+	// A large catalog's digest is computed while it is parsed.
+	digest := make(chan [32]byte, 1)
+	if len(src) >= parallelDigestBytes {
+		go func() { digest <- sha256.Sum256(src) }()
+	} else {
+		digest <- sha256.Sum256(src)
+	}
+	defer func() { p.cat.Digest = <-digest }()
 	off := 0
 	if bytes.HasPrefix(src, utf8ByteOrderMark) {
 		off = len(utf8ByteOrderMark)
@@ -106,6 +114,10 @@ func Parse(src []byte) (*Catalog, error) {
 
 var utf8ByteOrderMark = []byte{0xEF, 0xBB, 0xBF}
 
+// parallelDigestBytes is the catalog size from which Parse computes the
+// digest in a second goroutine.
+const parallelDigestBytes = 1 << 20
+
 const (
 	parseStatePreamble = iota // before the first rule
 	parseStateRule            // inside a rule section
@@ -128,15 +140,17 @@ var settingNames = [numRuleSettings]string{"category", "severity", "match", "cas
 const fingerprintKeySetting = "fingerprint-key"
 
 type catParser struct {
-	src   []byte
-	cat   *Catalog
-	errs  []*ParseError
-	ids   map[string]int // rule ID -> heading line
-	state int
-	fpKey int // line of the fingerprint-key setting, 0 if none
-	r     *parseRuleState
-	fence mdFence
-	spans []valueSpan // values of the open values block
+	src      []byte
+	cat      *Catalog
+	errs     []*ParseError
+	ids      map[string]int // rule ID -> heading line
+	state    int
+	fpKey    int // line of the fingerprint-key setting, 0 if none
+	r        *parseRuleState
+	fence    mdFence
+	spans    []valueSpan // values of the open values block
+	spanBase int         // offset in src that spans are relative to
+	tooLarge bool        // the open values block is too large to record
 }
 
 type parseRuleState struct {
@@ -155,7 +169,12 @@ type mdFence struct {
 	values bool // the fence is the current rule's values block
 }
 
-type valueSpan struct{ start, end, line int }
+// valueSpan is one value of the open values block: src[base+start :
+// base+end] on line `line`. 32-bit fields keep a million-value block small.
+type valueSpan struct{ start, end, line uint32 }
+
+// maxBlockBytes bounds the size of one values block (spans are 32-bit).
+const maxBlockBytes = 1<<32 - 1
 
 func (p *catParser) full() bool { return len(p.errs) > MaxParseErrors }
 
@@ -245,6 +264,7 @@ func (p *catParser) openFence(n int, ch byte, cnt int, info []byte) {
 	r.valuesLine = n
 	p.fence.values = true
 	p.spans = p.spans[:0]
+	p.spanBase, p.tooLarge = -1, false
 }
 
 // isValuesInfo reports whether a fence's info string names the values block:
@@ -262,7 +282,17 @@ func (p *catParser) valueLine(n, off int, line []byte) {
 	if i == j {
 		return
 	}
-	p.spans = append(p.spans, valueSpan{start: off + i, end: off + j, line: n})
+	if p.spanBase < 0 {
+		p.spanBase = off + i
+	}
+	if off+j-p.spanBase > maxBlockBytes || n > maxBlockBytes {
+		if !p.tooLarge {
+			p.tooLarge = true
+			p.errAt(n, p.r.label+": values block is larger than 4 GiB")
+		}
+		return
+	}
+	p.spans = append(p.spans, valueSpan{start: uint32(off + i - p.spanBase), end: uint32(off + j - p.spanBase), line: uint32(n)})
 }
 
 func (p *catParser) closeFence() {
@@ -280,15 +310,12 @@ func (p *catParser) closeFence() {
 	}
 	// One string per block holds the values: one copy of the plaintext,
 	// shared by the block's Values.
-	first, last := p.spans[0].start, p.spans[len(p.spans)-1].end
-	block := string(p.src[first:last])
-	data := make([]valueData, len(p.spans))
+	block := valueData(p.src[p.spanBase : p.spanBase+int(p.spans[len(p.spans)-1].end)])
 	r.rule.Values = slices.Grow(r.rule.Values, len(p.spans))
 	r.rule.ValueLines = slices.Grow(r.rule.ValueLines, len(p.spans))
-	for k, s := range p.spans {
-		data[k] = valueData(block[s.start-first : s.end-first])
-		r.rule.Values = append(r.rule.Values, Value{p: &data[k]})
-		r.rule.ValueLines = append(r.rule.ValueLines, s.line)
+	for _, s := range p.spans {
+		r.rule.Values = append(r.rule.Values, blockValue(&block, int(s.start), int(s.end-s.start)))
+		r.rule.ValueLines = append(r.rule.ValueLines, int(s.line))
 	}
 	p.spans = p.spans[:0]
 }
@@ -501,6 +528,17 @@ func (p *catParser) endRule() {
 // checkValue returns why v is not a valid value for match kind m, or "".
 // The reason never contains v.
 func checkValue(v string, m MatchKind) string {
+	if m != MatchRegex && asciiPrintable(v) {
+		// The common case in one pass: valid UTF-8, no control character,
+		// one character per byte.
+		if len(v) > MaxValueBytes {
+			return "value is longer than " + strconv.Itoa(MaxValueBytes) + " bytes"
+		}
+		if len(v) < MinLiteralRunes {
+			return "value is shorter than " + strconv.Itoa(MinLiteralRunes) + " characters"
+		}
+		return ""
+	}
 	if !utf8.ValidString(v) {
 		return "value is not valid UTF-8"
 	}
@@ -520,6 +558,17 @@ func checkValue(v string, m MatchKind) string {
 		return "value is shorter than " + strconv.Itoa(MinLiteralRunes) + " characters"
 	}
 	return ""
+}
+
+// asciiPrintable reports whether v holds only ASCII bytes that are not
+// control characters (tab allowed).
+func asciiPrintable(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c >= 0x7f || (c < ' ' && c != '\t') {
+			return false
+		}
+	}
+	return true
 }
 
 // checkRegex validates a regex value with Go's RE2 syntax.
@@ -606,13 +655,16 @@ func regexMinLen(re *syntax.Regexp) int {
 func descriptionLeak(r *Rule) int {
 	fold := !r.CaseSensitive
 	desc := lintCanonical(r.Description, fold)
-	// have[b] is set for every ASCII byte of the folded description: an ASCII
-	// value with a letter or digit outside it cannot be contained in it, in
-	// any spelling, so the costly checks below are skipped.
+	// have[b] is set for every ASCII byte of the folded description, in
+	// canonical and in raw form: a value with a letter or digit outside it
+	// (see mayOccurIn) cannot be contained in it, in any spelling, so the
+	// costly checks below are skipped.
 	var have [utf8.RuneSelf]bool
-	for _, c := range []byte(lintFold(desc)) {
-		if c < utf8.RuneSelf {
-			have[c] = true
+	for _, d := range []string{lintFold(desc), lintFold(r.Description)} {
+		for _, c := range []byte(d) {
+			if c < utf8.RuneSelf {
+				have[c] = true
+			}
 		}
 	}
 	var descTokens map[string]bool
@@ -656,27 +708,23 @@ func descriptionLeak(r *Rule) int {
 	return -1
 }
 
-// mayOccurIn is false when s is ASCII and holds a letter or digit whose
-// lowercase form is not in have.
+// mayOccurIn is false when s holds an ASCII letter or digit whose
+// lowercase form is not in have (the folded canonical description) and
+// which canonicalization keeps: one not followed by a non-ASCII byte (which
+// could be a combining mark that NFC composes with it). Canonical forms
+// only add ASCII letters (U+212A KELVIN SIGN becomes k, ß folds to ss),
+// never remove such a letter.
 func mayOccurIn(s string, have *[utf8.RuneSelf]bool) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
-		case c >= utf8.RuneSelf:
-			return true
 		case c >= 'A' && c <= 'Z':
 			c += 'a' - 'A'
 		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
 		default:
 			continue
 		}
-		if !have[c] {
-			// Only a non-ASCII byte later on could change the answer.
-			for ; i < len(s); i++ {
-				if s[i] >= utf8.RuneSelf {
-					return true
-				}
-			}
+		if !have[c] && (i+1 == len(s) || s[i+1] < utf8.RuneSelf) {
 			return false
 		}
 	}

@@ -18,8 +18,13 @@ const Redacted = "[REDACTED]"
 // struct would be printed as &{...} by a verb that is bad for pointers, such
 // as %s on a struct holding a Value in an unexported field), so even
 // reflection-based printing shows no value bytes.
+//
+// Parse stores the values of a block in one string: a Value holds a pointer
+// to it and the value's position (n == 0: the whole string), so a large
+// catalog needs no string header per value.
 type Value struct {
-	p *valueData
+	p      *valueData
+	off, n uint32
 }
 
 // valueData must not be a struct, array, slice or map: see Value.
@@ -31,13 +36,21 @@ func NewValue(s string) Value {
 	return Value{p: &d}
 }
 
+// blockValue returns the value d[off:off+n] of a block; n > 0.
+func blockValue(d *valueData, off, n int) Value {
+	return Value{p: d, off: uint32(off), n: uint32(n)}
+}
+
 // reveal returns the plaintext. It is unexported on purpose: only the
 // compiler in this package reads values.
 func (v Value) reveal() string {
 	if v.p == nil {
 		return ""
 	}
-	return string(*v.p)
+	if v.n == 0 {
+		return string(*v.p)
+	}
+	return string(*v.p)[v.off : v.off+v.n]
 }
 
 // IsZero reports whether v holds no value.

@@ -6,7 +6,7 @@
 //
 // Usage:
 //
-//	compile -f catalog.md [-phases FILE.jsonl]
+//	compile -f catalog.md [-phases FILE.jsonl] [-cpuprofile FILE]
 package main
 
 import (
@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"syscall"
 	"time"
 
@@ -44,11 +45,26 @@ func run(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("compile", flag.ContinueOnError)
 	file := fs.String("f", "", "catalog file")
 	phases := fs.String("phases", "", "append the phase times as one JSON line to this file")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of parse and compile to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *file == "" {
 		return errors.New("-f is required")
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return err
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			f.Close()
+		}()
 	}
 	var p Phases
 	t0 := time.Now()
