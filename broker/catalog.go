@@ -1,6 +1,18 @@
 package broker
 
-import "github.com/privscan/privscan/catalog"
+import (
+	"runtime"
+
+	"github.com/privscan/privscan/catalog"
+)
+
+// gcBeforeCompile is the catalog size from which OpenCatalog collects
+// garbage between parse and compile: the file's bytes are garbage once
+// parsed (the catalog holds its own copy of the values), and collecting
+// them before Compile allocates its tables lowers the peak memory of a
+// large catalog by their size, for one collection of the parsed catalog
+// (about 10 ms for a million values).
+const gcBeforeCompile = 4 << 20
 
 // ReadCatalog reads and parses the catalog selected by key: with key == "",
 // PRIVSCAN_CATALOG, then PRIVSCAN_CATALOG_FILE, then the map's [catalogs]
@@ -27,6 +39,9 @@ func (b *Broker) OpenCatalog(key string) (*catalog.Matcher, CatalogInfo, error) 
 	if err != nil {
 		return nil, CatalogInfo{}, err
 	}
+	if info.Size >= gcBeforeCompile {
+		runtime.GC()
+	}
 	m, err := catalog.Compile(c, nil)
 	if err != nil {
 		return nil, CatalogInfo{}, b.catalogErr(key, info, err)
@@ -42,6 +57,9 @@ func (b *Broker) CheckCatalog(key string) (*catalog.Catalog, CatalogInfo, error)
 	c, info, err := b.ReadCatalog(key)
 	if err != nil {
 		return nil, CatalogInfo{}, err
+	}
+	if info.Size >= gcBeforeCompile {
+		runtime.GC()
 	}
 	if _, err := catalog.Compile(c, nil); err != nil {
 		return nil, CatalogInfo{}, b.catalogErr(key, info, err)

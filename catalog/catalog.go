@@ -98,8 +98,8 @@ type Rule struct {
 	CaseSensitive bool // `case: sensitive`
 	NoBoundary    bool // `boundary: none`
 	Values        []Value
-	ValueLines    []int // 1-based line of each value, parallel to Values
-	Line          int   // 1-based line of the rule's heading
+	ValueLines    []int32 // 1-based line of each value, parallel to Values
+	Line          int     // 1-based line of the rule's heading
 }
 
 // Catalog is a parsed catalog. It still holds values (as Value); compile it

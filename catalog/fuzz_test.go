@@ -168,7 +168,7 @@ func FuzzParse(f *testing.F) {
 				if s == "" || !utf8.ValidString(s) || strings.TrimSpace(s) != s || checkValue(s, r.Match) != "" {
 					t.Fatalf("rule %s: bad value %q", r.ID, s)
 				}
-				if r.ValueLines[k] <= r.Line || (k > 0 && r.ValueLines[k] <= r.ValueLines[k-1]) {
+				if int(r.ValueLines[k]) <= r.Line || (k > 0 && r.ValueLines[k] <= r.ValueLines[k-1]) {
 					t.Fatalf("rule %s: value lines %v (heading %d)", r.ID, r.ValueLines, r.Line)
 				}
 			}

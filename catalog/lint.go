@@ -82,7 +82,7 @@ func Lint(c *Catalog) []Warning {
 		for k, v := range r.Values {
 			line := r.Line
 			if k < len(r.ValueLines) {
-				line = r.ValueLines[k]
+				line = int(r.ValueLines[k])
 			}
 			s := v.reveal()
 			if reason := checkValue(s, r.Match); reason != "" {
@@ -141,7 +141,7 @@ func Lint(c *Catalog) []Warning {
 			if k := descriptionLeak(r); k >= 0 {
 				line := r.Line
 				if k < len(r.ValueLines) {
-					line = r.ValueLines[k]
+					line = int(r.ValueLines[k])
 				}
 				warn(r.Line, "description contains the value on line "+strconv.Itoa(line)+" (descriptions are shown in findings)")
 			}

@@ -85,7 +85,7 @@ func TestLint(t *testing.T) {
 func TestLintHandBuilt(t *testing.T) {
 	c := &Catalog{Rules: []Rule{{
 		ID: "H", Category: "x", Severity: SeverityWarning, Description: "about Zorblax Inc",
-		Values: []Value{NewValue("Zorblax Inc"), NewValue("Zb")}, ValueLines: []int{8, 9}, Line: 3,
+		Values: []Value{NewValue("Zorblax Inc"), NewValue("Zb")}, ValueLines: []int32{8, 9}, Line: 3,
 	}, {
 		ID: "R", Category: "x", Severity: SeverityNote, Match: MatchRegex,
 		Values: []Value{NewValue("Zorb(lax"), NewValue("a*")}, Line: 12, // no ValueLines: the heading line is used

@@ -3,6 +3,7 @@ package catalog
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"slices"
 	"sort"
 	"unicode"
@@ -367,8 +368,10 @@ func (m *Matcher) scanTokens(b []byte, om *offmap, dst []Match) ([]Match, uint8)
 				if pre&preID != 0 && m.id.first.has(hf) {
 					dst = m.identAt(b, i, j, j, hf, om, dst)
 				}
-			} else {
+			} else if all&bitDigit != 0 || all&bitLower == 0 || all&(bitUpper|bitUnder) == bitUpper|bitUnder || j-i > 16 {
 				dst = m.subwordsASCII(b, i, j, om, dst)
+			} else {
+				dst = m.subwordsMarked(b, i, j, all&bitUnder != 0, om, dst)
 			}
 		}
 		i = j
@@ -443,6 +446,70 @@ func (m *Matcher) subwordsASCII(b []byte, i, end int, om *offmap, dst []Match) [
 		if h := k.asciiWordHash(b, s, pos); m.id.first.has(h) {
 			dst = m.identAt(b, s, pos, end, h, om, dst)
 		}
+	}
+	return dst
+}
+
+// subwordsMarked is subwordsASCII for an ASCII word b[i:end] of at most 16
+// bytes with lower-case letters, no digits, and either upper-case letters
+// (camelCase, when under is false) or underscores (snake_case, when under
+// is true) but not both. Such a word's only bytes with bit 0x20 clear are
+// its upper-case letters or underscores, found eight bytes at a time:
+// sub-words start at each upper-case letter (unless two are adjacent, as in
+// HTTPServer, which subwordsASCII handles) or lie between underscores.
+func (m *Matcher) subwordsMarked(b []byte, i, end int, under bool, om *offmap, dst []Match) []Match {
+	var x0, x1 uint64
+	if i+16 <= len(b) {
+		x0 = binary.LittleEndian.Uint64(b[i:])
+		x1 = binary.LittleEndian.Uint64(b[i+8:])
+	} else {
+		var t [16]byte
+		copy(t[:], b[i:end])
+		x0 = binary.LittleEndian.Uint64(t[:])
+		x1 = binary.LittleEndian.Uint64(t[8:])
+	}
+	n := end - i
+	// Bytes past the word get bit 0x20 set, so they are no markers.
+	if n < 8 {
+		x0 |= ^uint64(0) << (8 * n)
+		x1 = ^uint64(0)
+	} else if n < 16 {
+		x1 |= ^uint64(0) << (8 * (n - 8))
+	}
+	m0 := ^x0 & 0x2020202020202020
+	m1 := ^x1 & 0x2020202020202020
+	if !under && (m0&(m0>>8) != 0 || m1&(m1>>8) != 0 || m0>>56 != 0 && m1&0xff != 0) {
+		return m.subwordsASCII(b, i, end, om, dst)
+	}
+	s := i
+	for c, mk := range [2]uint64{m0, m1} {
+		for mk != 0 {
+			p := i + 8*c + bits.TrailingZeros64(mk)>>3
+			mk &= mk - 1
+			if p > s {
+				dst = m.subwordAt(b, s, p, end, om, dst)
+			}
+			s = p
+			if under {
+				s = p + 1
+			}
+		}
+	}
+	if end > s {
+		dst = m.subwordAt(b, s, end, end, om, dst)
+	}
+	return dst
+}
+
+// subwordAt checks the identifier spellings that start with the ASCII
+// sub-word b[s:e] of the word ending at wordEnd.
+func (m *Matcher) subwordAt(b []byte, s, e, wordEnd int, om *offmap, dst []Match) []Match {
+	k := &m.k
+	if m.pre.get(k.wordKey(wordPrefix(b, s, e), e-s))&preID == 0 {
+		return dst
+	}
+	if h := k.asciiWordHash(b, s, e); m.id.first.has(h) {
+		dst = m.identAt(b, s, e, wordEnd, h, om, dst)
 	}
 	return dst
 }

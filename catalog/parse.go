@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"math"
 	"regexp"
 	"regexp/syntax"
 	"slices"
@@ -285,10 +286,10 @@ func (p *catParser) valueLine(n, off int, line []byte) {
 	if p.spanBase < 0 {
 		p.spanBase = off + i
 	}
-	if off+j-p.spanBase > maxBlockBytes || n > maxBlockBytes {
+	if off+j-p.spanBase > maxBlockBytes || n > math.MaxInt32 {
 		if !p.tooLarge {
 			p.tooLarge = true
-			p.errAt(n, p.r.label+": values block is larger than 4 GiB")
+			p.errAt(n, p.r.label+": values block is larger than 4 GiB or past line 2^31")
 		}
 		return
 	}
@@ -315,7 +316,7 @@ func (p *catParser) closeFence() {
 	r.rule.ValueLines = slices.Grow(r.rule.ValueLines, len(p.spans))
 	for _, s := range p.spans {
 		r.rule.Values = append(r.rule.Values, blockValue(&block, int(s.start), int(s.end-s.start)))
-		r.rule.ValueLines = append(r.rule.ValueLines, int(s.line))
+		r.rule.ValueLines = append(r.rule.ValueLines, int32(s.line))
 	}
 	p.spans = p.spans[:0]
 }
@@ -511,13 +512,13 @@ func (p *catParser) endRule() {
 	// once the match kind is known.
 	for k, v := range r.rule.Values {
 		if reason := checkValue(v.reveal(), r.rule.Match); reason != "" {
-			p.errAt(r.rule.ValueLines[k], r.label+": "+reason)
+			p.errAt(int(r.rule.ValueLines[k]), r.label+": "+reason)
 		}
 	}
 	if len(p.errs) == before && r.rule.Description != "" {
 		if k := descriptionLeak(&r.rule); k >= 0 {
 			p.errAt(r.settingLines[settingDescription], r.label+": description contains the value on line "+
-				strconv.Itoa(r.rule.ValueLines[k])+" (descriptions are shown in findings)")
+				strconv.Itoa(int(r.rule.ValueLines[k]))+" (descriptions are shown in findings)")
 		}
 	}
 	if p.ids[r.rule.ID] == r.rule.Line {

@@ -35,7 +35,7 @@ func main() {
 type Phases struct {
 	Values    int     `json:"values"`
 	ReadMS    float64 `json:"readMs"`
-	ParseMS   float64 `json:"parseMs"`
+	ParseMS   float64 `json:"parseMs"` // with the collection of the file's bytes
 	CompileMS float64 `json:"compileMs"`
 	HeapMB    float64 `json:"retainedHeapMb"` // live heap after compile, catalog dropped
 	MaxRSSMB  float64 `json:"maxRssMb"`
@@ -77,7 +77,14 @@ func run(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err // catalog errors carry line numbers only
 	}
+	// Like broker.OpenCatalog: drop the file's bytes and, for a large
+	// catalog, collect them before Compile allocates its tables. The
+	// collection counts as parse time.
+	big := len(src) >= 4<<20
 	src = nil
+	if big {
+		runtime.GC()
+	}
 	t2 := time.Now()
 	for _, r := range c.Rules {
 		p.Values += len(r.Values)
