@@ -11,7 +11,7 @@ import (
 // parsed (the catalog holds its own copy of the values), and collecting
 // them before Compile allocates its tables lowers the peak memory of a
 // large catalog by their size, for one collection of the parsed catalog
-// (about 10 ms for a million values).
+// (about 35 ms for a million values, against a 1 s compile).
 const gcBeforeCompile = 4 << 20
 
 // ReadCatalog reads and parses the catalog selected by key: with key == "",
