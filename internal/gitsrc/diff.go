@@ -161,8 +161,10 @@ func (r *Repo) Diff(opts DiffOptions) (scanner.Source, error) {
 func (s *diffSource) entries(ctx context.Context, sd side, p *processor, idx *index.Index) ([]entry, error) {
 	switch sd.kind {
 	case sideTree:
-		var es []entry
-		err := p.trees.flattenTree(ctx, sd.tree, "", s.ps, func(e entry) { es = append(es, e) })
+		// The other side is the index or the working tree: the files of
+		// the subtrees the index has unchanged are taken from it.
+		es := make([]entry, 0, len(idx.Entries))
+		err := p.trees.flattenTreeIndexed(ctx, sd.tree, buildIndexTree(idx), "", s.ps, func(e entry) { es = append(es, e) })
 		sortEntries(es)
 		return es, err
 	case sideIndex:
@@ -175,10 +177,7 @@ func (s *diffSource) entries(ctx context.Context, sd side, p *processor, idx *in
 
 // Fragments implements scanner.Source.
 func (s *diffSource) Fragments(ctx context.Context, yield func(*scanner.Fragment) error) error {
-	// A diff reads few objects, and resolving its revisions has loaded
-	// go-git's pack indexes already: it reads through go-git alone (a
-	// packSet would decode the indexes a second time).
-	p := newProcessor(s.r.st, nil, newBlobCache(s.r.limits.blob), s.r.limits.tree)
+	p := newProcessor(s.r.st, s.r.packSet(), newBlobCache(s.r.limits.blob), s.r.limits.tree)
 	var changes []change
 	var idx *index.Index
 	if s.old.kind <= sideTree && s.new.kind <= sideTree {
@@ -236,7 +235,7 @@ func (s *diffSource) Fragments(ctx context.Context, yield func(*scanner.Fragment
 	if s.msgTo == nil {
 		return nil
 	}
-	w := newWalker(s.r.st, s.r.shallowSet())
+	w := newWalker(s.r.store, s.r.shallowSet())
 	var from []*object.Commit
 	if s.msgFrom != nil {
 		from = append(from, s.msgFrom)

@@ -322,6 +322,11 @@ func (h *historySource) Fragments(ctx context.Context, yield func(*scanner.Fragm
 
 	st, closer := h.r.objects()
 	defer closer.Close()
+	if ps := h.r.packSet(); ps != nil {
+		// A walk reads most of the packs: each entry exactly, not a
+		// window sized for a short command.
+		ps.sortExtents()
+	}
 	w := newWalker(st, h.r.shallowSet())
 	var next func() (*commitInfo, error)
 	if len(h.exclude) > 0 {

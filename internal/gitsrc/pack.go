@@ -1,19 +1,21 @@
 package gitsrc
 
 import (
-	"bufio"
 	"bytes"
 	"container/list"
+	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/klauspost/compress/zlib"
 	"io"
+	"io/fs"
 	"slices"
 	"sync"
+	"sync/atomic"
+
+	"github.com/klauspost/compress/zlib"
 
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 )
@@ -52,12 +54,13 @@ type packSet struct {
 }
 
 type packFile struct {
-	idx  *idxfile.MemoryIndex
+	idx  *packIndex
 	f    billy.File // read with ReadAt only: safe for concurrent use
 	size int64
 
-	endsOnce sync.Once
-	ends     []int64 // entry offsets, sorted (see entryEnd)
+	endsOnce  sync.Once
+	ends      []int64     // entry offsets, sorted (see entryEnd)
+	endsReady atomic.Bool // ends is built
 }
 
 // openPackSet opens the pack files of the repository whose git directory
@@ -85,9 +88,12 @@ func openPack(d *dotgit.DotGit, h plumbing.Hash) (*packFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open pack index: %w", err)
 	}
-	idx := idxfile.NewMemoryIndex()
-	err = idxfile.NewDecoder(bufio.NewReader(fi)).Decode(idx)
+	b, err := readAllFile(fi)
 	fi.Close()
+	if err != nil {
+		return nil, fmt.Errorf("read pack index: %w", err)
+	}
+	idx, err := parsePackIndex(b)
 	if err != nil {
 		return nil, fmt.Errorf("read pack index: %w", err)
 	}
@@ -103,6 +109,99 @@ func openPack(d *dotgit.DotGit, h plumbing.Hash) (*packFile, error) {
 	return &packFile{idx: idx, f: f, size: size}, nil
 }
 
+// readAllFile reads a whole file, in one read when its size is known.
+func readAllFile(f billy.File) ([]byte, error) {
+	if st, ok := f.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		if fi, err := st.Stat(); err == nil && fi.Size() > 0 && fi.Size() < 1<<40 {
+			b := make([]byte, fi.Size())
+			_, err := io.ReadFull(f, b)
+			return b, err
+		}
+	}
+	return io.ReadAll(f)
+}
+
+// packIndex is a version 2 pack index, kept as read: a 256-entry fanout
+// table (the number of objects whose ID's first byte is at most i), the
+// sorted object IDs, their CRC-32s (unused), their 4-byte offsets (the high
+// bit set: an index into the 8-byte offsets), the 8-byte offsets, then the
+// pack's and the index's checksums. Lookups read the bytes directly: no
+// decoding beyond checking the layout, so opening a pack costs one read.
+type packIndex struct {
+	n      int
+	fanout []byte // 256 × 4
+	names  []byte // n × 20
+	off32  []byte // n × 4
+	off64  []byte // k × 8
+}
+
+var errBadPackIndex = errors.New("unsupported or corrupt pack index")
+
+// parsePackIndex checks the layout of a version 2 pack index (the only
+// one git writes; a version 1 index is left to go-git).
+func parsePackIndex(b []byte) (*packIndex, error) {
+	const head, fan, trailer = 8, 256 * 4, 40
+	if len(b) < head+fan+trailer || string(b[:4]) != "\xfftOc" || binary.BigEndian.Uint32(b[4:8]) != 2 {
+		return nil, errBadPackIndex
+	}
+	fanout := b[head : head+fan]
+	prev := uint32(0)
+	for i := 0; i < 256; i++ {
+		v := binary.BigEndian.Uint32(fanout[4*i:])
+		if v < prev {
+			return nil, errBadPackIndex
+		}
+		prev = v
+	}
+	n := uint64(prev)
+	rest := uint64(len(b) - head - fan - trailer)
+	if n*28 > rest || (rest-n*28)%8 != 0 {
+		return nil, errBadPackIndex
+	}
+	body := b[head+fan : len(b)-trailer]
+	return &packIndex{
+		n:      int(n),
+		fanout: fanout,
+		names:  body[:n*20],
+		off32:  body[n*24 : n*28],
+		off64:  body[n*28:],
+	}, nil
+}
+
+// offset returns the pack offset of the i-th object.
+func (x *packIndex) offset(i int) (uint64, bool) {
+	o := uint64(binary.BigEndian.Uint32(x.off32[4*i:]))
+	if o&(1<<31) == 0 {
+		return o, true
+	}
+	j := (o &^ (1 << 31)) * 8
+	if j+8 > uint64(len(x.off64)) {
+		return 0, false
+	}
+	return binary.BigEndian.Uint64(x.off64[j:]), true
+}
+
+// find returns the position of h among the index's objects.
+func (x *packIndex) find(h plumbing.Hash) (int, bool) {
+	b := int(h[0])
+	lo, hi := 0, int(binary.BigEndian.Uint32(x.fanout[4*b:]))
+	if b > 0 {
+		lo = int(binary.BigEndian.Uint32(x.fanout[4*(b-1):]))
+	}
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		switch c := bytes.Compare(h[:], x.names[mid*20:mid*20+20]); {
+		case c == 0:
+			return mid, true
+		case c < 0:
+			hi = mid
+		default:
+			lo = mid + 1
+		}
+	}
+	return 0, false
+}
+
 // Close closes the pack files.
 func (ps *packSet) Close() error {
 	var first error
@@ -115,64 +214,17 @@ func (ps *packSet) Close() error {
 	return first
 }
 
-// find returns the offset of h in the pack. It reads the decoded index
-// directly (idxfile's FindOffset also records every lookup in a map that
-// would grow with the history).
+// find returns the offset of h in the pack.
 func (p *packFile) find(h plumbing.Hash) (int64, bool) {
-	idx := p.idx
-	b := int(h[0])
-	n := idx.Fanout[b]
-	if b > 0 {
-		n -= idx.Fanout[b-1]
-	}
-	if n == 0 {
+	i, ok := p.idx.find(h)
+	if !ok {
 		return 0, false
 	}
-	k := idx.FanoutMapping[b]
-	if k < 0 || k >= len(idx.Names) || k >= len(idx.Offset32) {
+	o, ok := p.idx.offset(i)
+	if !ok || o >= uint64(p.size) {
 		return 0, false
 	}
-	names, offs := idx.Names[k], idx.Offset32[k]
-	lo, hi := 0, min(len(names)/20, len(offs)/4)
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		c := compareHash(h, names[mid*20:mid*20+20])
-		switch {
-		case c == 0:
-			o := uint64(offs[mid*4])<<24 | uint64(offs[mid*4+1])<<16 | uint64(offs[mid*4+2])<<8 | uint64(offs[mid*4+3])
-			if o&(1<<31) != 0 {
-				i := (o &^ (1 << 31)) * 8
-				if i+8 > uint64(len(idx.Offset64)) {
-					return 0, false
-				}
-				o = 0
-				for _, x := range idx.Offset64[i : i+8] {
-					o = o<<8 | uint64(x)
-				}
-			}
-			if o >= uint64(p.size) {
-				return 0, false
-			}
-			return int64(o), true
-		case c < 0:
-			hi = mid
-		default:
-			lo = mid + 1
-		}
-	}
-	return 0, false
-}
-
-func compareHash(h plumbing.Hash, b []byte) int {
-	for i := range h {
-		if h[i] != b[i] {
-			if h[i] < b[i] {
-				return -1
-			}
-			return 1
-		}
-	}
-	return 0
+	return int64(o), true
 }
 
 // inflater holds the reusable buffers and readers of one object read.
@@ -294,29 +346,27 @@ func parsePackHeader(b []byte, off int64) (packHeader, error) {
 	return h, nil
 }
 
+// sortExtents sorts the entry offsets of every pack now, so that each
+// entry is read exactly (see inflateEntry).
+func (ps *packSet) sortExtents() {
+	for _, p := range ps.packs {
+		p.entryEnd(0)
+	}
+}
+
 // entryEnd returns where the entry at off ends: the next entry's offset,
 // or the pack's trailing checksum.
 func (p *packFile) entryEnd(off int64) int64 {
 	p.endsOnce.Do(func() {
-		idx := p.idx
-		for k := range idx.Offset32 {
-			o32 := idx.Offset32[k]
-			for i := 0; i+4 <= len(o32); i += 4 {
-				o := uint64(o32[i])<<24 | uint64(o32[i+1])<<16 | uint64(o32[i+2])<<8 | uint64(o32[i+3])
-				if o&(1<<31) != 0 {
-					j := (o &^ (1 << 31)) * 8
-					if j+8 > uint64(len(idx.Offset64)) {
-						continue
-					}
-					o = 0
-					for _, x := range idx.Offset64[j : j+8] {
-						o = o<<8 | uint64(x)
-					}
-				}
-				p.ends = append(p.ends, int64(o))
+		ends := make([]int64, 0, p.idx.n)
+		for i := range p.idx.n {
+			if o, ok := p.idx.offset(i); ok {
+				ends = append(ends, int64(o))
 			}
 		}
-		slices.Sort(p.ends)
+		slices.Sort(ends)
+		p.ends = ends
+		p.endsReady.Store(true)
 	})
 	if i, _ := slices.BinarySearch(p.ends, off+1); i < len(p.ends) {
 		return p.ends[i]
@@ -324,27 +374,54 @@ func (p *packFile) entryEnd(off int64) int64 {
 	return max(p.size-20, off)
 }
 
-// entry reads the entry at off whole into in.raw, parses its header and
-// leaves in.rd at its zlib data.
-func (p *packFile) entry(in *inflater, off int64) (packHeader, error) {
-	end := p.entryEnd(off)
-	if off <= 0 || end <= off || end > p.size {
-		return packHeader{}, errPackCorrupt
+// guessMax bounds the window inflateEntry reads before the pack's entry
+// offsets are sorted.
+const guessMax = 1 << 20
+
+// inflateEntry inflates the data of the entry at off, whose header is h,
+// into dst (h.size bytes). The entry's extent is only known once every
+// offset of the pack is sorted (entryEnd), which costs more than a short
+// command reads: until then, a window large enough for any zlib stream git
+// writes of that size (deflate's stored blocks add 5 bytes per 64 KiB) is
+// read instead, and the exact extent only when that window falls short.
+func (p *packFile) inflateEntry(in *inflater, off int64, h packHeader, dst []byte) error {
+	if !p.endsReady.Load() {
+		if n := int64(h.n) + h.size + h.size>>10 + 64; n <= guessMax {
+			if err := p.readRaw(in, off, min(n, p.size-off)); err != nil {
+				return err
+			}
+			if len(in.raw) > h.n {
+				in.rd.Reset(in.raw[h.n:])
+				if in.inflate(dst) == nil {
+					return nil
+				}
+			}
+		}
 	}
-	n := int(end - off)
-	if cap(in.raw) < n {
+	end := p.entryEnd(off)
+	if end <= off+int64(h.n) || end > p.size {
+		return errPackCorrupt
+	}
+	if err := p.readRaw(in, off, end-off); err != nil {
+		return err
+	}
+	in.rd.Reset(in.raw[h.n:])
+	return in.inflate(dst)
+}
+
+// readRaw reads n bytes at off into in.raw.
+func (p *packFile) readRaw(in *inflater, off, n int64) error {
+	if off <= 0 || n <= 0 || off+n > p.size {
+		return errPackCorrupt
+	}
+	if int64(cap(in.raw)) < n {
 		in.raw = make([]byte, n)
 	}
-	raw := in.raw[:n]
-	if _, err := p.f.ReadAt(raw, off); err != nil {
-		return packHeader{}, fmt.Errorf("read pack: %w", err)
+	in.raw = in.raw[:n]
+	if _, err := p.f.ReadAt(in.raw, off); err != nil {
+		return fmt.Errorf("read pack: %w", err)
 	}
-	h, err := parsePackHeader(raw[:min(n, maxPackHeader)], off)
-	if err != nil {
-		return h, err
-	}
-	in.rd.Reset(raw[h.n:])
-	return h, nil
+	return nil
 }
 
 // inflate fills dst from the zlib data at in.rd. klauspost/compress's
@@ -387,7 +464,11 @@ func (ps *packSet) read(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
 func (ps *packSet) readAt(p *packFile, off int64) (plumbing.ObjectType, []byte, error) {
 	in := ps.getInflater()
 	defer ps.putInflater(in)
-	var chain []int64 // offsets of the deltas walked, top first
+	type link struct {
+		off int64
+		h   packHeader
+	}
+	var chain []link // the deltas walked, top first
 	var typ plumbing.ObjectType
 	var data []byte
 	for {
@@ -400,7 +481,7 @@ func (ps *packSet) readAt(p *packFile, off int64) (plumbing.ObjectType, []byte, 
 			return plumbing.InvalidObject, nil, err
 		}
 		if h.typ == plumbing.OFSDeltaObject || h.typ == plumbing.REFDeltaObject {
-			chain = append(chain, off)
+			chain = append(chain, link{off, h})
 			if len(chain) > maxDeltaChain {
 				return plumbing.InvalidObject, nil, errPackCorrupt
 			}
@@ -414,11 +495,8 @@ func (ps *packSet) readAt(p *packFile, off int64) (plumbing.ObjectType, []byte, 
 		if h.size > bigFile {
 			return plumbing.InvalidObject, nil, errPackFallback
 		}
-		if _, err := p.entry(in, off); err != nil {
-			return plumbing.InvalidObject, nil, err
-		}
 		data = make([]byte, h.size)
-		if err := in.inflate(data); err != nil {
+		if err := p.inflateEntry(in, off, h, data); err != nil {
 			return plumbing.InvalidObject, nil, err
 		}
 		typ = h.typ
@@ -426,24 +504,22 @@ func (ps *packSet) readAt(p *packFile, off int64) (plumbing.ObjectType, []byte, 
 		break
 	}
 	for i := len(chain) - 1; i >= 0; i-- {
-		h, err := p.entry(in, chain[i])
-		if err != nil {
-			return plumbing.InvalidObject, nil, err
-		}
-		if h.size > bigFile {
+		l := chain[i]
+		if l.h.size > bigFile {
 			return plumbing.InvalidObject, nil, errPackFallback
 		}
-		if cap(in.delta) < int(h.size) {
-			in.delta = make([]byte, h.size)
+		if cap(in.delta) < int(l.h.size) {
+			in.delta = make([]byte, l.h.size)
 		}
-		delta := in.delta[:h.size]
-		if err := in.inflate(delta); err != nil {
+		delta := in.delta[:l.h.size]
+		if err := p.inflateEntry(in, l.off, l.h, delta); err != nil {
 			return plumbing.InvalidObject, nil, err
 		}
+		var err error
 		if data, err = applyDelta(data, delta); err != nil {
 			return plumbing.InvalidObject, nil, err
 		}
-		ps.cache.put(p, chain[i], typ, data)
+		ps.cache.put(p, l.off, typ, data)
 	}
 	return typ, data, nil
 }
@@ -624,17 +700,28 @@ func newPackStorer(base storer.EncodedObjectStorer, packs *packSet) storer.Encod
 
 // EncodedObject implements storer.EncodedObjectStorer.
 func (s *packStorer) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, error) {
-	typ, b, err := s.packs.read(h)
-	if err == nil {
-		if t != plumbing.AnyObject && t != typ {
-			return nil, plumbing.ErrObjectNotFound
-		}
-		return &packObject{h: h, t: typ, b: b}, nil
-	}
-	if !errors.Is(err, errPackFallback) {
-		return nil, err
+	if obj, ok, err := packedObject(s.packs, t, h); ok {
+		return obj, err
 	}
 	return s.EncodedObjectStorer.EncodedObject(t, h)
+}
+
+// packedObject reads object h of type t (or any type) from packs, which
+// may be nil. ok is false when the object is left to go-git.
+func packedObject(packs *packSet, t plumbing.ObjectType, h plumbing.Hash) (_ plumbing.EncodedObject, ok bool, _ error) {
+	if packs == nil {
+		return nil, false, nil
+	}
+	typ, b, err := packs.read(h)
+	switch {
+	case err == nil && t != plumbing.AnyObject && t != typ:
+		return nil, true, plumbing.ErrObjectNotFound
+	case err == nil:
+		return &packObject{h: h, t: typ, b: b}, true, nil
+	case errors.Is(err, errPackFallback):
+		return nil, false, nil
+	}
+	return nil, true, err
 }
 
 // packObject is a read-only object whose content is shared.

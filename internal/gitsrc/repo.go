@@ -53,9 +53,9 @@ func (e *RevError) Error() string {
 // Unwrap returns ErrRevNotFound.
 func (e *RevError) Unwrap() error { return ErrRevNotFound }
 
-// objectCacheSize is shared by all the go-git storages of one Repo. Trees
-// and blobs in packs are read by the packSet, with its own cache; go-git
-// reads commits, loose objects and whatever the packSet leaves to it.
+// objectCacheSize is shared by all the go-git storages of one Repo.
+// Objects in packs are read by the packSet, with its own cache; go-git
+// reads loose objects and whatever the packSet leaves to it.
 const objectCacheSize = 8 * cache.MiByte
 
 // Repo is an open repository.
@@ -63,9 +63,10 @@ type Repo struct {
 	root     string // working tree root; "" for a bare repository
 	prefix   string // the opened directory relative to root, slash-separated
 	dotgit   billy.Filesystem
-	objCache cache.Object // shared, concurrency-safe object cache
-	st       *filesystem.Storage
-	repo     *git.Repository
+	objCache cache.Object        // shared, concurrency-safe object cache
+	st       *filesystem.Storage // go-git's storage
+	store    *repoStorer         // st, reading packed objects through packs
+	repo     *git.Repository     // on store
 	workers  int
 
 	packsOnce sync.Once
@@ -125,11 +126,12 @@ func Open(dir string) (*Repo, error) {
 		}
 	}
 	r.st = r.newStorage()
+	r.store = &repoStorer{Storage: r.st, r: r}
 	var wt billy.Filesystem
 	if root != "" {
 		wt = osfs.New(root, osfs.WithBoundOS())
 	}
-	r.repo, err = git.Open(r.st, wt)
+	r.repo, err = git.Open(r.store, wt)
 	if err != nil {
 		r.st.Close()
 		if errors.Is(err, git.ErrRepositoryNotExists) {
@@ -235,6 +237,24 @@ func (r *Repo) objects() (storer.EncodedObjectStorer, io.Closer) {
 	return newPackStorer(st, r.packSet()), st
 }
 
+// repoStorer is the storage of a Repo's go-git repository (revision
+// resolution, commits, the walk of commit messages): go-git's own, except
+// that objects in packs are read by the packSet, so that go-git never
+// decodes its pack indexes nor reads through its own pack reader. Like
+// the storage it wraps, it is used by one goroutine at a time.
+type repoStorer struct {
+	*filesystem.Storage
+	r *Repo
+}
+
+// EncodedObject implements storer.EncodedObjectStorer.
+func (s *repoStorer) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, error) {
+	if obj, ok, err := packedObject(s.r.packSet(), t, h); ok {
+		return obj, err
+	}
+	return s.Storage.EncodedObject(t, h)
+}
+
 // Close releases the repository's open files.
 func (r *Repo) Close() error {
 	err := r.st.Close()
@@ -266,7 +286,7 @@ func (r *Repo) resolve(rev string) (*object.Commit, error) {
 	if err != nil || h == nil || h.IsZero() {
 		return nil, &RevError{Rev: rev, Shallow: r.IsShallow()}
 	}
-	c, err := object.GetCommit(r.st, *h)
+	c, err := object.GetCommit(r.store, *h)
 	if err != nil {
 		return nil, &RevError{Rev: rev, Shallow: r.IsShallow()}
 	}
@@ -282,7 +302,7 @@ func (r *Repo) head() (*object.Commit, error) {
 		}
 		return nil, fmt.Errorf("read HEAD: %w", err)
 	}
-	c, err := object.GetCommit(r.st, ref.Hash())
+	c, err := object.GetCommit(r.store, ref.Hash())
 	if err != nil {
 		return nil, fmt.Errorf("read HEAD commit: %w", err)
 	}
