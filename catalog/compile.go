@@ -758,11 +758,35 @@ func requiredLiterals(t *syntax.Regexp) (ts []trigger, ok bool) {
 			return requiredLiterals(t.Sub[0])
 		}
 	case syntax.OpConcat:
+		// Candidates: the required literals of each part, and the
+		// strings of each run of adjacent parts that match one of a few
+		// strings (INC- and TKT- for (?:INC|TKT)-), joined.
 		best := -1
-		for _, s := range t.Sub {
-			if sub, ok := requiredLiterals(s); ok && minTriggerLen(sub) > best {
+		consider := func(sub []trigger) {
+			if len(sub) > 0 && minTriggerLen(sub) > best {
 				ts, best = sub, minTriggerLen(sub)
 			}
+		}
+		var run []trigger
+		for _, s := range t.Sub {
+			if set, ok := exactStrings(s); ok {
+				if joined, ok := joinTriggers(run, set); ok {
+					run = joined
+					continue
+				}
+				consider(run)
+				run = set
+				continue
+			}
+			consider(run)
+			run = nil
+			if sub, ok := requiredLiterals(s); ok {
+				consider(sub)
+			}
+		}
+		consider(run)
+		for i := range ts {
+			ts[i].setAnchor()
 		}
 		return ts, best >= 0
 	case syntax.OpAlternate:
@@ -776,6 +800,74 @@ func requiredLiterals(t *syntax.Regexp) (ts []trigger, ok bool) {
 		return ts, len(ts) > 0
 	}
 	return nil, false
+}
+
+// maxExactStrings bounds the strings exactStrings and joinTriggers handle.
+const maxExactStrings = maxTriggers
+
+// exactStrings returns the strings t matches when they are few literals of
+// one case mode (ASCII-folded and lower-case when fold), as triggers
+// without anchors.
+func exactStrings(t *syntax.Regexp) ([]trigger, bool) {
+	switch t.Op {
+	case syntax.OpLiteral:
+		fold := t.Flags&syntax.FoldCase != 0
+		b := []byte(string(t.Rune))
+		for i, c := range b {
+			if fold && c >= utf8.RuneSelf {
+				return nil, false
+			}
+			if fold {
+				b[i] = asciiTab[c].fold
+			}
+		}
+		return []trigger{{lit: b, fold: fold}}, true
+	case syntax.OpCapture:
+		return exactStrings(t.Sub[0])
+	case syntax.OpAlternate:
+		var ts []trigger
+		for _, s := range t.Sub {
+			sub, ok := exactStrings(s)
+			if !ok || len(ts)+len(sub) > maxExactStrings || len(ts) > 0 && sub[0].fold != ts[0].fold {
+				return nil, false
+			}
+			ts = append(ts, sub...)
+		}
+		return ts, len(ts) > 0
+	case syntax.OpConcat:
+		var ts []trigger
+		for _, s := range t.Sub {
+			sub, ok := exactStrings(s)
+			if !ok {
+				return nil, false
+			}
+			if ts, ok = joinTriggers(ts, sub); !ok {
+				return nil, false
+			}
+		}
+		return ts, len(ts) > 0
+	}
+	return nil, false
+}
+
+// joinTriggers returns every string of a followed by one of b (b when a is
+// empty), or false when a and b differ in case mode or there would be more
+// than maxExactStrings.
+func joinTriggers(a, b []trigger) ([]trigger, bool) {
+	if len(a) == 0 {
+		return b, true
+	}
+	if len(a)*len(b) > maxExactStrings || a[0].fold != b[0].fold {
+		return nil, false
+	}
+	out := make([]trigger, 0, len(a)*len(b))
+	for _, x := range a {
+		for _, y := range b {
+			lit := append(append(make([]byte, 0, len(x.lit)+len(y.lit)), x.lit...), y.lit...)
+			out = append(out, trigger{lit: lit, fold: x.fold})
+		}
+	}
+	return out, true
 }
 
 // hasContextOp reports whether t uses an assertion that depends on the text
