@@ -732,25 +732,35 @@ func minTriggerLen(ts []trigger) int {
 	return n
 }
 
+// literalTrigger returns the literal t as a trigger without an anchor:
+// ASCII-folded to lower case when t folds case, which it may only do for
+// ASCII (the prefilter folds ASCII only).
+func literalTrigger(t *syntax.Regexp) (trigger, bool) {
+	fold := t.Flags&syntax.FoldCase != 0
+	b := []byte(string(t.Rune))
+	for i, c := range b {
+		if fold && c >= utf8.RuneSelf {
+			return trigger{}, false
+		}
+		if fold {
+			b[i] = asciiTab[c].fold
+		}
+	}
+	return trigger{lit: b, fold: fold}, true
+}
+
 // requiredLiterals returns literals one of which occurs in every match of
 // t, or ok == false when it cannot tell. Case-folded literals must be ASCII
 // (the prefilter folds ASCII only).
 func requiredLiterals(t *syntax.Regexp) (ts []trigger, ok bool) {
 	switch t.Op {
 	case syntax.OpLiteral:
-		fold := t.Flags&syntax.FoldCase != 0
-		b := []byte(string(t.Rune))
-		for i, c := range b {
-			if fold && c >= utf8.RuneSelf {
-				return nil, false
-			}
-			if fold {
-				b[i] = asciiTab[c].fold
-			}
+		lt, ok := literalTrigger(t)
+		if !ok {
+			return nil, false
 		}
-		t := trigger{lit: b, fold: fold}
-		t.setAnchor()
-		return []trigger{t}, true
+		lt.setAnchor()
+		return []trigger{lt}, true
 	case syntax.OpCapture, syntax.OpPlus:
 		return requiredLiterals(t.Sub[0])
 	case syntax.OpRepeat:
@@ -811,17 +821,11 @@ const maxExactStrings = maxTriggers
 func exactStrings(t *syntax.Regexp) ([]trigger, bool) {
 	switch t.Op {
 	case syntax.OpLiteral:
-		fold := t.Flags&syntax.FoldCase != 0
-		b := []byte(string(t.Rune))
-		for i, c := range b {
-			if fold && c >= utf8.RuneSelf {
-				return nil, false
-			}
-			if fold {
-				b[i] = asciiTab[c].fold
-			}
+		lt, ok := literalTrigger(t)
+		if !ok {
+			return nil, false
 		}
-		return []trigger{{lit: b, fold: fold}}, true
+		return []trigger{lt}, true
 	case syntax.OpCapture:
 		return exactStrings(t.Sub[0])
 	case syntax.OpAlternate:

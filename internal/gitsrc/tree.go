@@ -191,28 +191,7 @@ func keyByte(name string, i int, dir bool) int {
 // flattenTree calls fn for every file under tree h (a directory named dir),
 // restricted to ps.
 func (tc *treeCache) flattenTree(ctx context.Context, h plumbing.Hash, dir string, ps *pathspec, fn func(entry)) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	ents, err := tc.entries(h)
-	if err != nil {
-		return err
-	}
-	for _, e := range ents {
-		p := joinPath(dir, e.Name)
-		if e.Mode == filemode.Dir {
-			if ps.descend(p) {
-				if err := tc.flattenTree(ctx, e.Hash, p, ps, fn); err != nil {
-					return err
-				}
-			}
-			continue
-		}
-		if ps.match(p) {
-			fn(entry{path: p, mode: e.Mode, hash: e.Hash})
-		}
-	}
-	return nil
+	return tc.flattenTreeIndexed(ctx, h, nil, dir, ps, fn)
 }
 
 // diffTrees appends the changes between trees a and b (either may be the
