@@ -338,7 +338,39 @@ func (m *Matcher) setAnchorBits() {
 // canonicalValue appends the form of s that is compiled: NFC, trimmed, and
 // every run of Unicode white space replaced by one space, so values are
 // tokenized by the same code as text (where spaces and tabs are white space).
+//
+// dst must be empty (its capacity is reused).
 func canonicalValue(dst []byte, s string) []byte {
+	// One pass for the common case: printable ASCII (and tabs), which is
+	// in NFC and whose only white space is ' ' and '\t'.
+	w, space := 0, true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf || (c < ' ' && c != '\t') || c == 0x7f {
+			dst = dst[:0]
+			return canonicalValueSlow(dst, s)
+		}
+		if c == ' ' || c == '\t' {
+			if !space {
+				dst = append(dst, ' ')
+				w++
+			}
+			space = true
+			continue
+		}
+		dst = append(dst, c)
+		w++
+		space = false
+	}
+	if w > 0 && dst[w-1] == ' ' {
+		w--
+	}
+	return dst[:w]
+}
+
+// canonicalValueSlow is canonicalValue for values with non-ASCII or
+// control characters.
+func canonicalValueSlow(dst []byte, s string) []byte {
 	ascii := true
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
