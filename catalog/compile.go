@@ -54,12 +54,15 @@ type Matcher struct {
 	// lit.tab holds case-insensitive rules, cs (exact span hashes) the
 	// case-sensitive ones.
 	lit       spanIndex
-	sepTab    [256]uint8  // ASCII separators: sepFirst, anchor bits
-	wordClass [256]uint8  // ASCII word bytes: identTab bits, anchor bits
-	sepHash   [128]uint64 // folded token hash of each ASCII separator
-	cs        table
-	hasLit    bool
-	hasCS     bool
+	sepTab    [256]uint8 // ASCII separators: sepFirst, anchor bits
+	wordClass [256]uint8 // ASCII word bytes: identTab bits, anchor bits
+	// stopTab marks the bytes scanTokens must look at: word bytes, bytes
+	// >= 0x80 and separators with sepTab bits. Others are skipped.
+	stopTab [256]bool
+	sepHash [128]uint64 // folded token hash of each ASCII separator
+	cs      table
+	hasLit  bool
+	hasCS   bool
 
 	// Identifier spellings, as sub-word sequences (folded).
 	id    spanIndex
@@ -76,7 +79,12 @@ type Matcher struct {
 	sub *subIndex
 
 	regex []regexRule
-	multi [][]uint32
+	// regexAnchors is the union of the regex rules' anchors; regexGated
+	// reports that no rule is searched unconditionally (always), so an
+	// ASCII line without any of regexAnchors needs no regex search.
+	regexAnchors uint8
+	regexGated   bool
+	multi        [][]uint32
 
 	pool sync.Pool // *scratch, for lines that need NFC normalization
 }
@@ -332,6 +340,14 @@ func (m *Matcher) setAnchorBits() {
 				rr.anchors |= bit[c]
 			}
 		}
+	}
+	for c := range m.stopTab {
+		m.stopTab[c] = c >= utf8.RuneSelf || m.wordClass[c] != 0 || m.sepTab[c] != 0
+	}
+	m.regexGated = true
+	for i := range m.regex {
+		m.regexAnchors |= m.regex[i].anchors
+		m.regexGated = m.regexGated && !m.regex[i].always
 	}
 }
 

@@ -32,26 +32,31 @@ func (m *Matcher) Find(line []byte, dst []Match) []Match {
 		return dst
 	}
 	base := len(dst)
-	nonASCII := firstNonASCII(line)
+	// What is known of the line: lineASCII, lineNFC (non-ASCII, already
+	// NFC), lineNotNFC, or lineUnknown when nothing needed to look.
+	st := lineUnknown
 	// The anchor bits of the bytes of an ASCII line, when scanTokens saw it.
 	var anchors uint8
-	anchorsOK := false
-	if m.hasLit || m.hasID || m.sub != nil {
+	tokens := m.hasLit || m.hasID
+	if tokens || m.sub != nil {
 		buf := line
 		var om offmap
 		var sc *scratch
-		if i := nonASCII; i < len(line) {
-			// An ASCII character never combines with what precedes it, so the
-			// NFC check can start at the last ASCII byte before i.
-			from := max(i-1, 0)
-			if norm.NFC.QuickSpan(line[from:]) != len(line)-from {
-				sc = m.pool.Get().(*scratch)
-				buf, om = sc.normalize(line)
-			}
+		if tokens {
+			// scanTokens checks the line for NFC at its first non-ASCII
+			// byte and stops if it is not: the line is then normalized
+			// and scanned again.
+			dst, anchors, st = m.scanTokens(line, &om, dst, true)
+		} else {
+			st = classify(line)
 		}
-		if m.hasLit || m.hasID {
-			dst, anchors = m.scanTokens(buf, &om, dst)
-			anchorsOK = nonASCII == len(line)
+		if st == lineNotNFC {
+			dst = dst[:base]
+			sc = m.pool.Get().(*scratch)
+			buf, om = sc.normalize(line)
+			if tokens {
+				dst, _, _ = m.scanTokens(buf, &om, dst, false)
+			}
 		}
 		if m.sub != nil {
 			dst = m.scanSub(buf, &om, dst)
@@ -61,15 +66,49 @@ func (m *Matcher) Find(line []byte, dst []Match) []Match {
 		}
 	}
 	if len(m.regex) > 0 {
-		if !anchorsOK {
-			anchors = anchorBits
+		if st == lineUnknown {
+			st = classify(line)
 		}
-		dst = m.scanRegex(line, nonASCII == len(line), anchors, dst)
+		anchorsOK := tokens && st == lineASCII
+		if !(anchorsOK && m.regexGated && anchors&m.regexAnchors == 0) {
+			if !anchorsOK {
+				anchors = anchorBits
+			}
+			dst = m.scanRegex(line, st == lineASCII, anchors, dst)
+		}
 	}
 	if len(dst)-base > 1 {
 		dst = finishMatches(dst, base)
 	}
 	return dst
+}
+
+// Line states of Find.
+const (
+	lineUnknown = iota
+	lineASCII
+	lineNFC
+	lineNotNFC
+)
+
+// classify returns lineASCII, lineNFC or lineNotNFC for line.
+func classify(line []byte) int {
+	i := firstNonASCII(line)
+	if i == len(line) {
+		return lineASCII
+	}
+	return nfcFrom(line, i)
+}
+
+// nfcFrom returns lineNFC or lineNotNFC for line, whose first non-ASCII
+// byte is line[i]. An ASCII character never combines with what precedes
+// it, so the NFC check can start at the last ASCII byte before i.
+func nfcFrom(line []byte, i int) int {
+	from := max(i-1, 0)
+	if norm.NFC.QuickSpan(line[from:]) != len(line)-from {
+		return lineNotNFC
+	}
+	return lineNFC
 }
 
 // firstNonASCII returns the index of the first byte >= 0x80, or len(b).
@@ -307,52 +346,55 @@ func nextIsWord(b []byte, i int) bool {
 // prefilter key (wordKey) has a bit in the prefilter; the result equals
 // token's. ASCII separators that start no value and spaces are skipped
 // without hashing; non-ASCII tokens go through token. It also returns the
-// union of the anchor bits (see setAnchorBits) of the ASCII bytes of b.
-func (m *Matcher) scanTokens(b []byte, om *offmap, dst []Match) ([]Match, uint8) {
+// union of the anchor bits (see setAnchorBits) of the ASCII bytes of b,
+// and lineASCII or lineNFC for b. With check, b is checked for NFC at its
+// first non-ASCII byte: when it is not NFC, scanTokens stops there and
+// returns lineNotNFC (and matches to be dropped).
+func (m *Matcher) scanTokens(b []byte, om *offmap, dst []Match, check bool) ([]Match, uint8, int) {
 	k := &m.k
 	n := len(b)
 	var anchors uint8
-	for i := 0; i < n; {
-		c := b[i]
-		first := m.wordClass[c]
+	st := lineASCII
+	var split uint8
+	if m.hasID {
+		split = bitSplit
+	}
+	for i := 0; ; {
+		s, j, first, rest, pre, anch := m.scanQuiet(b, i, split, anchors)
+		anchors = anch
+		if s >= n {
+			break
+		}
+		i = s
 		if first == 0 {
-			if c < utf8.RuneSelf {
-				if f := m.sepTab[c]; f != 0 {
-					anchors |= f
-					if f&sepFirst != 0 {
-						dst = m.extendLit(b, i, i+1, kindSep, m.sepHash[c], om, dst)
-					}
+			if c := b[i]; c < utf8.RuneSelf {
+				f := m.sepTab[c]
+				anchors |= f
+				if f&sepFirst != 0 {
+					dst = m.extendLit(b, i, i+1, kindSep, m.sepHash[c], om, dst)
 				}
 				i++
 				continue
+			}
+			j = i
+		}
+		if j < n && b[j] >= utf8.RuneSelf {
+			// A non-ASCII character (j == i), or one after the ASCII word
+			// b[i:j], which may go on.
+			if st == lineASCII {
+				if st = lineNFC; check {
+					if st = nfcFrom(b, j); st == lineNotNFC {
+						return dst, 0, st
+					}
+				}
 			}
 			end, kind, hf, _ := k.token(b, i, false)
 			dst = m.slowToken(b, i, end, kind, hf, om, dst)
 			i = end
 			continue
 		}
-		var rest uint8
-		j := i + 1
-		for ; j < n; j++ {
-			x := m.wordClass[b[j]]
-			if x == 0 {
-				break
-			}
-			rest |= x
-		}
-		anchors |= first | rest
-		if j < n && b[j] >= utf8.RuneSelf {
-			end, kind, hf, _ := k.token(b, i, false) // the word may go on
-			dst = m.slowToken(b, i, end, kind, hf, om, dst)
-			i = end
-			continue
-		}
-		// An ASCII word b[i:j]; first and rest also hold anchor bits.
-		pre := m.pre.get(k.wordKey(wordPrefix(b, i, j), j-i))
-		if pre == 0 && (first|rest)&bitSplit == 0 {
-			i = j
-			continue // no value starts with this word or one of its sub-words
-		}
+		// An ASCII word b[i:j] with a prefilter hit (pre) or which can
+		// split into sub-words.
 		var hf uint64
 		if pre != 0 {
 			hf = k.asciiWordHash(b, i, j)
@@ -362,13 +404,11 @@ func (m *Matcher) scanTokens(b []byte, om *offmap, dst []Match) ([]Match, uint8)
 		}
 		if m.hasID {
 			all := first | rest
-			if all&bitUnder == 0 && (all&bitDigit == 0 || all&(bitUpper|bitLower) == 0) &&
-				(rest&bitUpper == 0 || all&bitLower == 0) {
-				// One sub-word.
+			if oneSubword(all, rest) {
 				if pre&preID != 0 && m.id.first.has(hf) {
 					dst = m.identAt(b, i, j, j, hf, om, dst)
 				}
-			} else if all&bitDigit != 0 || all&bitLower == 0 || all&(bitUpper|bitUnder) == bitUpper|bitUnder || j-i > 16 {
+			} else if markedShape(all, j-i) == markedNo {
 				dst = m.subwordsASCII(b, i, j, om, dst)
 			} else {
 				dst = m.subwordsMarked(b, i, j, all&bitUnder != 0, om, dst)
@@ -376,8 +416,150 @@ func (m *Matcher) scanTokens(b []byte, om *offmap, dst []Match) ([]Match, uint8)
 		}
 		i = j
 	}
-	return dst, anchors & anchorBits
+	return dst, anchors & anchorBits, st
 }
+
+// scanQuiet is the inner loop of scanTokens: from b[i] on, it skips the
+// ASCII separators without sepTab bits and the ASCII words that need no
+// more work: those whose prefilter cell (wordKey) is empty and that have
+// no byte of split (bitSplit when identifier rules can split them into
+// sub-words, else 0). It returns at the first token that needs more, from
+// s on: first == 0 for a separator with sepTab bits or a non-ASCII byte
+// at b[s] (s == len(b) at the end of b); else an ASCII word b[s:e] with
+// the classes of its first and other bytes, followed by a non-ASCII byte
+// or with its prefilter cell pre. anchors accumulates the anchor bits of
+// the words skipped and returned. It makes no calls, so that its state
+// stays in registers.
+func (m *Matcher) scanQuiet(b []byte, i int, split, anchors uint8) (s, e int, first, rest uint8, pre uint64, anch uint8) {
+	stop, class := &m.stopTab, &m.wordClass
+	n := len(b)
+	b = b[:n:n] // no separate capacity to keep in a register
+	for {
+		for i < n && !stop[b[i]] {
+			i++
+		}
+		if i >= n {
+			return n, n, 0, 0, 0, anchors
+		}
+		first = class[b[i]]
+		if first == 0 {
+			return i, i, 0, 0, 0, anchors
+		}
+		j := i + 1
+		rest = 0
+		for j < n {
+			x := class[b[j]]
+			if x == 0 {
+				break
+			}
+			rest |= x
+			j++
+		}
+		anchors |= first | rest
+		if j < n && b[j] >= utf8.RuneSelf {
+			return i, j, first, rest, 0, anchors
+		}
+		var p uint32
+		if i+4 <= n {
+			p = binary.LittleEndian.Uint32(b[i:i+4]) & (0xffffffff >> ((32 - 8*min(uint(j-i), 4)) & 31))
+		} else {
+			p = shortPrefixCall(b[i:j])
+		}
+		// m.pre.get(m.k.wordKey(p, j-i)), with the fields loaded here:
+		// kept in registers across the loop they would push the loop's
+		// own state onto the stack.
+		c := ((uint64(p|0x20202020) | uint64(uint32(j-i))<<32) * m.k.preMul) >> (m.pre.shift & 63)
+		pre = m.pre.w[c>>5] >> (c & 31 * 2) & 3
+		if pre != 0 {
+			return i, j, first, rest, pre, anchors
+		}
+		if all := first | rest; all&split != 0 && !oneSubword(all, rest) {
+			// scanTokens would split the word; when it takes
+			// subwordsMarked, run its prefilter probes here.
+			if markedShape(all, j-i) != markedYes {
+				// subwordsASCII would split it.
+				if m.asciiSubHit(b, i, j) {
+					return i, j, first, rest, pre, anchors
+				}
+				i = j
+				continue
+			}
+			if i+16 > n {
+				return i, j, first, rest, pre, anchors
+			}
+			x0, x1, mm := markers(b[i:i+16], j-i)
+			under := all&bitUnder != 0
+			if !under && mm&(mm>>1) != 0 {
+				return i, j, first, rest, pre, anchors
+			}
+			adv := 0
+			if under {
+				adv = 1
+			}
+			for s, l := 0, j-i; ; {
+				e, last := l, mm == 0
+				if !last {
+					e = bits.TrailingZeros32(mm)
+					mm &= mm - 1
+				}
+				if sl := e - s; sl > 0 {
+					p := uint32(wordBytes(x0, x1, uint(s))) & (0xffffffff >> ((32 - 8*min(uint(sl), 4)) & 31))
+					c := ((uint64(p|0x20202020) | uint64(uint32(sl))<<32) * m.k.preMul) >> (m.pre.shift & 63)
+					if m.pre.w[c>>5]>>(c&31*2)&preID != 0 {
+						return i, j, first, rest, pre, anchors
+					}
+				}
+				if last {
+					break
+				}
+				s = e + adv
+			}
+		}
+		i = j
+	}
+}
+
+// oneSubword reports whether an ASCII word whose bytes have the classes
+// all (rest: all but the first byte) is one sub-word.
+func oneSubword(all, rest uint8) bool {
+	return all&bitUnder == 0 && (all&bitDigit == 0 || all&(bitUpper|bitLower) == 0) &&
+		(rest&bitUpper == 0 || all&bitLower == 0)
+}
+
+// markedShape tells whether an ASCII word of n bytes, classes all, that is
+// not one sub-word goes to subwordsMarked (markedYes) or subwordsASCII.
+func markedShape(all uint8, n int) int {
+	if all&bitDigit != 0 || all&bitLower == 0 || all&(bitUpper|bitUnder) == bitUpper|bitUnder || n > 16 {
+		return markedNo
+	}
+	return markedYes
+}
+
+const (
+	markedNo = iota
+	markedYes
+)
+
+// markers returns the 16 bytes of w (the first n of them a word of
+// subwordsMarked) as x0:x1, bytes past n set to 0xff, and the word's
+// markers: bit k set when byte k has bit 0x20 clear.
+func markers(w []byte, n int) (x0, x1 uint64, mm uint32) {
+	x0 = binary.LittleEndian.Uint64(w[:8])
+	x1 = binary.LittleEndian.Uint64(w[8:16])
+	if n < 8 {
+		x0 |= ^uint64(0) << (8 * uint(n) & 63)
+		x1 = ^uint64(0)
+	} else if n < 16 {
+		x1 |= ^uint64(0) << (8 * uint(n-8) & 63)
+	}
+	mm = uint32(gather20(^x0)) | uint32(gather20(^x1))<<8
+	return x0, x1, mm
+}
+
+// shortPrefixCall is shortPrefix, not inlined (a rare case in scanQuiet).
+//
+//go:noinline
+func shortPrefixCall(w []byte) uint32 { return shortPrefix(w) }
 
 // bitSplit marks the word bytes that can make a word split into several
 // sub-words; a word without any is one sub-word, or several only in the
@@ -450,6 +632,42 @@ func (m *Matcher) subwordsASCII(b []byte, i, end int, om *offmap, dst []Match) [
 	return dst
 }
 
+// asciiSubHit reports whether a sub-word of the ASCII word b[i:end], split
+// as subwordsASCII does, has the preID bit in its prefilter cell.
+func (m *Matcher) asciiSubHit(b []byte, i, end int) bool {
+	b = b[:end:end]
+	for pos := i; pos < end; {
+		for pos < end && b[pos] == '_' {
+			pos++
+		}
+		if pos >= end {
+			break
+		}
+		s := pos
+		prev := subIdx[b[pos]]
+		for pos++; pos < end; pos++ {
+			cl := subIdx[b[pos]]
+			if a := splitAct[(prev<<2|cl)&15]; a != 0 {
+				if a == 1 || pos+1 < end && subIdx[b[pos+1]] == subIdxLower {
+					break
+				}
+			}
+			prev = cl
+		}
+		var p uint32
+		if s+4 <= end {
+			p = binary.LittleEndian.Uint32(b[s:s+4]) & (0xffffffff >> ((32 - 8*min(uint(pos-s), 4)) & 31))
+		} else {
+			p = shortPrefixCall(b[s:pos])
+		}
+		c := ((uint64(p|0x20202020) | uint64(uint32(pos-s))<<32) * m.k.preMul) >> (m.pre.shift & 63)
+		if m.pre.w[c>>5]>>(c&31*2)&preID != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // subwordsMarked is subwordsASCII for an ASCII word b[i:end] of at most 16
 // bytes with lower-case letters, no digits, and either upper-case letters
 // (camelCase, when under is false) or underscores (snake_case, when under
@@ -476,38 +694,74 @@ func (m *Matcher) subwordsMarked(b []byte, i, end int, under bool, om *offmap, d
 	} else if n < 16 {
 		x1 |= ^uint64(0) << (8 * (n - 8))
 	}
-	m0 := ^x0 & 0x2020202020202020
-	m1 := ^x1 & 0x2020202020202020
-	if !under && (m0&(m0>>8) != 0 || m1&(m1>>8) != 0 || m0>>56 != 0 && m1&0xff != 0) {
+	// Bit k of mm: byte k is a marker (bit 0x20 clear).
+	mm := uint32(gather20(^x0)) | uint32(gather20(^x1))<<8
+	if !under && mm&(mm>>1) != 0 {
 		return m.subwordsASCII(b, i, end, om, dst)
 	}
-	s := i
-	for c, mk := range [2]uint64{m0, m1} {
-		for mk != 0 {
-			p := i + 8*c + bits.TrailingZeros64(mk)>>3
-			mk &= mk - 1
-			if p > s {
-				dst = m.subwordAt(b, s, p, end, om, dst)
-			}
-			s = p
-			if under {
-				s = p + 1
-			}
+	hits := m.markedProbe(x0, x1, mm, n, under)
+	for hits != 0 {
+		s := bits.TrailingZeros32(hits)
+		hits &= hits - 1
+		// The sub-word starting at s ends at the next marker, or at n.
+		e := n
+		if rest := mm &^ (1<<(s+1) - 1); rest != 0 {
+			e = bits.TrailingZeros32(rest)
 		}
-	}
-	if end > s {
-		dst = m.subwordAt(b, s, end, end, om, dst)
+		dst = m.subwordAt(b, i+s, i+e, end, om, dst)
 	}
 	return dst
 }
 
+// gather20 returns the bits 0x20 of the eight bytes of x as bits 0-7.
+func gather20(x uint64) uint8 {
+	return uint8((x >> 5 & 0x0101010101010101) * 0x0102040810204080 >> 56)
+}
+
+// markedProbe returns, for the word of subwordsMarked (x0:x1 holds its n
+// bytes, mm its markers), bit s set for each sub-word starting at offset
+// s whose prefilter cell (wordKey) has the preID bit. It makes no calls,
+// so that its state stays in registers.
+func (m *Matcher) markedProbe(x0, x1 uint64, mm uint32, n int, under bool) (hits uint32) {
+	adv := 0
+	if under {
+		adv = 1
+	}
+	for s := 0; ; {
+		e, last := n, mm == 0
+		if !last {
+			e = bits.TrailingZeros32(mm)
+			mm &= mm - 1
+		}
+		if l := e - s; l > 0 {
+			// A sub-word's bytes past its end are cut off by the mask.
+			p := uint32(wordBytes(x0, x1, uint(s))) & (0xffffffff >> ((32 - 8*min(uint(l), 4)) & 31))
+			c := ((uint64(p|0x20202020) | uint64(uint32(l))<<32) * m.k.preMul) >> (m.pre.shift & 63)
+			if m.pre.w[c>>5]>>(c&31*2)&preID != 0 {
+				hits |= 1 << (uint(s) & 31)
+			}
+		}
+		if last {
+			return hits
+		}
+		s = e + adv
+	}
+}
+
+// wordBytes returns the bytes of the 16-byte little-endian value x1:x0
+// from byte o (o < 16) on, in the low bytes of the result.
+func wordBytes(x0, x1 uint64, o uint) uint64 {
+	if o < 8 {
+		return x0>>(8*o&63) | x1<<(64-8*o)
+	}
+	return x1 >> (8 * (o - 8) & 63)
+}
+
 // subwordAt checks the identifier spellings that start with the ASCII
-// sub-word b[s:e] of the word ending at wordEnd.
+// sub-word b[s:e] of the word ending at wordEnd, whose prefilter cell has
+// the preID bit.
 func (m *Matcher) subwordAt(b []byte, s, e, wordEnd int, om *offmap, dst []Match) []Match {
 	k := &m.k
-	if m.pre.get(k.wordKey(wordPrefix(b, s, e), e-s))&preID == 0 {
-		return dst
-	}
 	if h := k.asciiWordHash(b, s, e); m.id.first.has(h) {
 		dst = m.identAt(b, s, e, wordEnd, h, om, dst)
 	}
