@@ -299,117 +299,87 @@ func union(a, b []string) []string {
 // newlines returns the most newlines a match of re can hold, or -1 if
 // that is unbounded.
 func newlines(re *syntax.Regexp) int {
-	switch re.Op {
-	case syntax.OpLiteral:
-		n := 0
-		for _, r := range re.Rune {
-			if r == '\n' {
-				n++
+	return mostOver(re, func(re *syntax.Regexp) int {
+		switch re.Op {
+		case syntax.OpLiteral:
+			n := 0
+			for _, r := range re.Rune {
+				if r == '\n' {
+					n++
+				}
 			}
-		}
-		return n
-	case syntax.OpCharClass:
-		for k := 0; k+1 < len(re.Rune); k += 2 {
-			if re.Rune[k] <= '\n' && '\n' <= re.Rune[k+1] {
-				return 1
+			return n
+		case syntax.OpCharClass:
+			for k := 0; k+1 < len(re.Rune); k += 2 {
+				if re.Rune[k] <= '\n' && '\n' <= re.Rune[k+1] {
+					return 1
+				}
 			}
+		case syntax.OpAnyChar:
+			return 1
 		}
-		return 0
-	case syntax.OpAnyChar:
-		return 1
-	case syntax.OpCapture, syntax.OpQuest:
-		return newlines(re.Sub[0])
-	case syntax.OpConcat:
-		n := 0
-		for _, s := range re.Sub {
-			m := newlines(s)
-			if m < 0 {
-				return -1
-			}
-			n += m
-		}
-		return n
-	case syntax.OpAlternate:
-		n := 0
-		for _, s := range re.Sub {
-			m := newlines(s)
-			if m < 0 {
-				return -1
-			}
-			n = max(n, m)
-		}
-		return n
-	case syntax.OpStar, syntax.OpPlus:
-		if newlines(re.Sub[0]) != 0 {
-			return -1
-		}
-		return 0
-	case syntax.OpRepeat:
-		m := newlines(re.Sub[0])
-		switch {
-		case m == 0:
-			return 0
-		case m < 0 || re.Max < 0:
-			return -1
-		}
-		return m * re.Max
-	}
-	return 0 // assertions, empty match, any char but newline
+		return 0 // assertions, empty match, any char but newline
+	})
 }
 
 // maxLen returns the most bytes a match of re can hold, or -1 if that is
 // unbounded.
 func maxLen(re *syntax.Regexp) int {
-	switch re.Op {
-	case syntax.OpLiteral:
-		n := 0
-		for _, r := range re.Rune {
-			if re.Flags&syntax.FoldCase != 0 {
-				n += maxFoldLen(r)
-			} else {
-				n += utf8.RuneLen(r)
+	return mostOver(re, func(re *syntax.Regexp) int {
+		switch re.Op {
+		case syntax.OpLiteral:
+			n := 0
+			for _, r := range re.Rune {
+				if re.Flags&syntax.FoldCase != 0 {
+					n += maxFoldLen(r)
+				} else {
+					n += utf8.RuneLen(r)
+				}
 			}
-		}
-		return n
-	case syntax.OpCharClass:
-		if len(re.Rune) == 0 {
-			return 0
-		}
-		if n := utf8.RuneLen(re.Rune[len(re.Rune)-1]); n > 0 {
 			return n
+		case syntax.OpCharClass:
+			if len(re.Rune) == 0 {
+				return 0
+			}
+			if n := utf8.RuneLen(re.Rune[len(re.Rune)-1]); n > 0 {
+				return n
+			}
+			return utf8.UTFMax
+		case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+			return utf8.UTFMax
 		}
-		return utf8.UTFMax
-	case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
-		return utf8.UTFMax
+		return 0
+	})
+}
+
+// mostOver returns the largest total of leaf over the leaves of one match
+// of re (leaf measures literals, classes and any-char nodes), or -1 if a
+// repetition makes it unbounded.
+func mostOver(re *syntax.Regexp, leaf func(*syntax.Regexp) int) int {
+	switch re.Op {
 	case syntax.OpCapture, syntax.OpQuest:
-		return maxLen(re.Sub[0])
-	case syntax.OpConcat:
+		return mostOver(re.Sub[0], leaf)
+	case syntax.OpConcat, syntax.OpAlternate:
 		n := 0
 		for _, s := range re.Sub {
-			m := maxLen(s)
+			m := mostOver(s, leaf)
 			if m < 0 {
 				return -1
 			}
-			n += m
-		}
-		return n
-	case syntax.OpAlternate:
-		n := 0
-		for _, s := range re.Sub {
-			m := maxLen(s)
-			if m < 0 {
-				return -1
+			if re.Op == syntax.OpConcat {
+				n += m
+			} else {
+				n = max(n, m)
 			}
-			n = max(n, m)
 		}
 		return n
 	case syntax.OpStar, syntax.OpPlus:
-		if maxLen(re.Sub[0]) != 0 {
+		if mostOver(re.Sub[0], leaf) != 0 {
 			return -1
 		}
 		return 0
 	case syntax.OpRepeat:
-		m := maxLen(re.Sub[0])
+		m := mostOver(re.Sub[0], leaf)
 		switch {
 		case m == 0:
 			return 0
@@ -418,7 +388,7 @@ func maxLen(re *syntax.Regexp) int {
 		}
 		return m * re.Max
 	}
-	return 0
+	return leaf(re)
 }
 
 // maxFoldLen is the longest UTF-8 encoding among the runes r matches
