@@ -602,25 +602,10 @@ func (m *Matcher) slowToken(b []byte, i, end int, kind uint8, hf uint64, om *off
 // spellings starting at each.
 func (m *Matcher) subwordsASCII(b []byte, i, end int, om *offmap, dst []Match) []Match {
 	k := &m.k
-	for pos := i; pos < end; {
-		for pos < end && b[pos] == '_' {
-			pos++
-		}
-		if pos >= end {
+	for pos := i; ; {
+		var s int
+		if s, pos = nextSubwordASCII(b, pos, end); s == pos {
 			break
-		}
-		s := pos
-		prev := subIdx[b[pos]]
-		for pos++; pos < end; pos++ {
-			cl := subIdx[b[pos]]
-			if a := splitAct[prev<<2|cl]; a != 0 {
-				// a == 2: an upper-case letter after another one starts a
-				// sub-word when a lower-case letter follows (HTTPServer).
-				if a == 1 || pos+1 < end && subIdx[b[pos+1]] == subIdxLower {
-					break
-				}
-			}
-			prev = cl
 		}
 		if m.pre.get(k.wordKey(wordPrefix(b, s, pos), pos-s))&preID == 0 {
 			continue
@@ -632,27 +617,43 @@ func (m *Matcher) subwordsASCII(b []byte, i, end int, om *offmap, dst []Match) [
 	return dst
 }
 
+// nextSubwordASCII returns the next sub-word b[s:e] of the ASCII word
+// ending at end, from pos on, split exactly as hkeys.subword splits:
+// underscores separate sub-words and are skipped; a sub-word also ends at a
+// letter/digit change and before an upper-case letter that follows a
+// lower-case one or (HTTPServer) that starts an upper-lower pair. s == e
+// when no sub-word is left.
+func nextSubwordASCII(b []byte, pos, end int) (s, e int) {
+	for pos < end && b[pos] == '_' {
+		pos++
+	}
+	if pos >= end {
+		return end, end
+	}
+	s = pos
+	prev := subIdx[b[pos]]
+	for pos++; pos < end; pos++ {
+		cl := subIdx[b[pos]]
+		if a := splitAct[(prev<<2|cl)&15]; a != 0 {
+			// a == 2: an upper-case letter after another one starts a
+			// sub-word when a lower-case letter follows (HTTPServer).
+			if a == 1 || pos+1 < end && subIdx[b[pos+1]] == subIdxLower {
+				break
+			}
+		}
+		prev = cl
+	}
+	return s, pos
+}
+
 // asciiSubHit reports whether a sub-word of the ASCII word b[i:end], split
 // as subwordsASCII does, has the preID bit in its prefilter cell.
 func (m *Matcher) asciiSubHit(b []byte, i, end int) bool {
 	b = b[:end:end]
-	for pos := i; pos < end; {
-		for pos < end && b[pos] == '_' {
-			pos++
-		}
-		if pos >= end {
+	for pos := i; ; {
+		var s int
+		if s, pos = nextSubwordASCII(b, pos, end); s == pos {
 			break
-		}
-		s := pos
-		prev := subIdx[b[pos]]
-		for pos++; pos < end; pos++ {
-			cl := subIdx[b[pos]]
-			if a := splitAct[(prev<<2|cl)&15]; a != 0 {
-				if a == 1 || pos+1 < end && subIdx[b[pos+1]] == subIdxLower {
-					break
-				}
-			}
-			prev = cl
 		}
 		var p uint32
 		if s+4 <= end {
