@@ -196,7 +196,14 @@ func Compile(c *Catalog, opts *CompileOptions) (*Matcher, error) {
 	}
 
 	// Pass 1: check kinds and count values and tokens to size the tables.
-	var nLit, litTok, nID, idTok, nSub, subSym, nCS, nRegex, regexBytes int
+	// simpleVals marks the literal and identifier values (numbered in
+	// order, regex rules skipped) that are already in canonical form.
+	var nLit, litTok, nID, idTok, nSub, subSym, nCS, nRegex, regexBytes, nVals int
+	total := 0
+	for ri := range c.Rules {
+		total += len(c.Rules[ri].Values)
+	}
+	simpleVals := make([]uint64, (total+63)/64)
 	for ri := range c.Rules {
 		r := &c.Rules[ri]
 		m.rules = append(m.rules, RuleInfo{ID: r.ID, Category: r.Category, Severity: r.Severity, Description: r.Description})
@@ -214,7 +221,11 @@ func Compile(c *Catalog, opts *CompileOptions) (*Matcher, error) {
 		}
 		for _, v := range r.Values {
 			s := v.reveal()
-			est := tokenEstimate(s)
+			est, simple := scanValue(s)
+			if simple {
+				simpleVals[nVals>>6] |= 1 << (nVals & 63)
+			}
+			nVals++
 			switch {
 			case r.NoBoundary:
 				nSub++
@@ -265,6 +276,7 @@ func Compile(c *Catalog, opts *CompileOptions) (*Matcher, error) {
 	var buf []byte
 	var words []uint64
 	bw := bitWriter{multi: &m.multi}
+	nVals = 0
 	for ri := range c.Rules {
 		r := &c.Rules[ri]
 		if r.Match == MatchRegex {
@@ -274,8 +286,16 @@ func Compile(c *Catalog, opts *CompileOptions) (*Matcher, error) {
 			continue
 		}
 		for vi, v := range r.Values {
-			buf = canonicalValue(buf[:0], v.reveal())
-			if utf8.RuneCount(buf) < MinLiteralRunes {
+			s := v.reveal()
+			nRunes := len(s)
+			if simpleVals[nVals>>6]&(1<<(nVals&63)) != 0 {
+				buf = append(buf[:0], s...)
+			} else {
+				buf = canonicalValue(buf[:0], s)
+				nRunes = utf8.RuneCount(buf)
+			}
+			nVals++
+			if nRunes < MinLiteralRunes {
 				return nil, fmt.Errorf("rule %s: value %d: literal shorter than %d characters", r.ID, vi+1, MinLiteralRunes)
 			}
 			if r.NoBoundary {
@@ -453,17 +473,47 @@ func canonicalValueSlow(dst []byte, s string) []byte {
 	return append(dst[:0], out...)
 }
 
-// tokenEstimate is an upper bound on the tokens of s, for sizing filters.
-func tokenEstimate(s string) int {
+// scanValue returns an upper bound on the tokens of s, for sizing filters,
+// and whether s is simple: printable ASCII without tabs, leading or
+// trailing spaces or runs of spaces, so that canonicalValue(s) is s.
+func scanValue(s string) (est int, simple bool) {
 	n := 1
+	var flags, runs, prev uint8
 	for i := 0; i < len(s); i++ {
-		c := s[i]
+		f := valueScanTab[s[i]]
+		n += int(f & scanWeight)
+		flags |= f
+		sp := f & scanSpace
+		runs |= sp & prev
+		prev = sp
+	}
+	simple = flags&scanNotSimple == 0 && runs == 0 &&
+		(len(s) == 0 || (s[0] != ' ' && s[len(s)-1] != ' '))
+	return min(n, len(s)), simple
+}
+
+// Bits of valueScanTab.
+const (
+	scanWeight    = 0x03 // tokens an ASCII non-word byte may add (2)
+	scanSpace     = 0x04 // ' '
+	scanNotSimple = 0x08 // a byte canonicalValue may change or drop
+)
+
+// valueScanTab classifies bytes for scanValue.
+var valueScanTab = func() (t [256]uint8) {
+	for c := range t {
 		if c < utf8.RuneSelf && asciiTab[c].kind != kindWord {
-			n += 2
+			t[c] |= 2
+		}
+		if c == ' ' {
+			t[c] |= scanSpace
+		}
+		if c >= 0x7f || c < ' ' {
+			t[c] |= scanNotSimple
 		}
 	}
-	return min(n, len(s))
-}
+	return t
+}()
 
 // Rules returns the value-free descriptions of the rules; the index is
 // Match.Rule.

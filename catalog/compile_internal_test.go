@@ -1,0 +1,69 @@
+package catalog
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+	"unicode/utf8"
+)
+
+// tokenEstimateRef is the sizing estimate scanValue must return: one token,
+// plus two for every ASCII byte that is not a word byte, at most len(s).
+func tokenEstimateRef(s string) int {
+	n := 1
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < utf8.RuneSelf && asciiTab[c].kind != kindWord {
+			n += 2
+		}
+	}
+	return min(n, len(s))
+}
+
+func TestScanValue(t *testing.T) {
+	cases := []struct {
+		s      string
+		simple bool
+	}{
+		{"", true},
+		{"abc", true},
+		{"Acme Corp", true},
+		{"a.b@c-d.example", true},
+		{"two  spaces", false},
+		{" leading", false},
+		{"trailing ", false},
+		{" ", false},
+		{"tab\there", false},
+		{"del\x7f", false},
+		{"nl\nx", false},
+		{"Jürgen", false},
+		{"\xff", false},
+		{"~!#$%^&*()", true},
+	}
+	for _, c := range cases {
+		est, simple := scanValue(c.s)
+		if simple != c.simple {
+			t.Errorf("scanValue(%q) simple = %v, want %v", c.s, simple, c.simple)
+		}
+		if want := tokenEstimateRef(c.s); est != want {
+			t.Errorf("scanValue(%q) estimate = %d, want %d", c.s, est, want)
+		}
+	}
+	// A simple value is its own canonical form; random strings over an
+	// alphabet rich in white space and special bytes.
+	alphabet := []byte("ab Z9_.-\t\x7f\x00\xc3\xa9\xe2\x80\x83")
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		b := make([]byte, r.IntN(12))
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		s := string(b)
+		est, simple := scanValue(s)
+		if want := tokenEstimateRef(s); est != want {
+			t.Fatalf("scanValue(%q) estimate = %d, want %d", s, est, want)
+		}
+		if simple && !bytes.Equal(canonicalValue(nil, s), b) {
+			t.Fatalf("scanValue(%q) simple, but its canonical form is %q", s, canonicalValue(nil, s))
+		}
+	}
+}
