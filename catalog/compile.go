@@ -276,6 +276,13 @@ func Compile(c *Catalog, opts *CompileOptions) (*Matcher, error) {
 	var buf []byte
 	var words []uint64
 	bw := bitWriter{multi: &m.multi}
+	for _, b := range []*bitset{&m.lit.first, &m.lit.prefix, &m.lit.full, &m.id.first, &m.id.prefix, &m.id.full} {
+		bw.track(b)
+	}
+	if m.sub != nil {
+		bw.track(&m.sub.prefix)
+		bw.track(&m.sub.full)
+	}
 	nVals = 0
 	for ri := range c.Rules {
 		r := &c.Rules[ri]

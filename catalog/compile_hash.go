@@ -295,7 +295,14 @@ func (b *bitset) has(k uint64) bool {
 // buffered writes applied in a tight loop (table slots touched in a first
 // pass) let many of these misses overlap, instead of one at a time between
 // hashing work.
+//
+// Writes to a large bitset (see track) go through per-region buckets
+// instead: a full bucket is applied at once, to one small region of the
+// bitset, so its writes share cache lines and pages.
 type bitWriter struct {
+	big  [maxTracked]bitBuckets
+	nBig int
+
 	sets [bitBatch]*bitset
 	bit  [bitBatch]uint64
 	n    int
@@ -313,7 +320,41 @@ const (
 	tabBatch = 64
 )
 
+// bitBuckets buffers the writes to one large bitset: bucket i holds up to
+// bucketCap bit indexes of region i (bits [i<<bucketRegionLog,
+// (i+1)<<bucketRegionLog)), in buf[i*bucketCap:], cnt[i] of them.
+type bitBuckets struct {
+	b   *bitset
+	cnt []uint16
+	buf []uint32
+}
+
+const (
+	maxTracked      = 8
+	bucketRegionLog = 15 // 32 Ki bits: one 4 KiB page of a bitset
+	bucketCap       = 128
+	// bucketMinBits is the size from which a bitset is written through
+	// buckets: smaller ones stay in the caches.
+	bucketMinBits = 1 << 22
+)
+
+// track makes the writer bucket the writes to b when b is large.
+func (w *bitWriter) track(b *bitset) {
+	if b.n < bucketMinBits || b.n > 1<<32 || w.nBig == maxTracked {
+		return
+	}
+	nb := (b.n + 1<<bucketRegionLog - 1) >> bucketRegionLog
+	w.big[w.nBig] = bitBuckets{b: b, cnt: make([]uint16, nb), buf: make([]uint32, nb*bucketCap)}
+	w.nBig++
+}
+
 func (w *bitWriter) set(b *bitset, k uint64) {
+	for i := range w.big[:w.nBig] {
+		if bb := &w.big[i]; bb.b == b {
+			bb.set(b.index(k))
+			return
+		}
+	}
 	w.sets[w.n], w.bit[w.n] = b, b.index(k)
 	w.n++
 	if w.n == bitBatch {
@@ -330,8 +371,34 @@ func (w *bitWriter) insert(t *table, k uint64, rule uint32) {
 }
 
 func (w *bitWriter) flush() {
+	for i := range w.big[:w.nBig] {
+		bb := &w.big[i]
+		for j := range bb.cnt {
+			bb.flushBucket(j)
+		}
+	}
 	w.flushBits()
 	w.flushTabs()
+}
+
+func (bb *bitBuckets) set(x uint64) {
+	j := x >> bucketRegionLog
+	c := bb.cnt[j]
+	bb.buf[j*bucketCap+uint64(c)] = uint32(x)
+	if c++; c == bucketCap {
+		bb.cnt[j] = c
+		bb.flushBucket(int(j))
+		return
+	}
+	bb.cnt[j] = c
+}
+
+func (bb *bitBuckets) flushBucket(j int) {
+	w := bb.b.w
+	for _, x := range bb.buf[j*bucketCap : j*bucketCap+int(bb.cnt[j])] {
+		w[x>>6] |= 1 << (x & 63)
+	}
+	bb.cnt[j] = 0
 }
 
 func (w *bitWriter) flushBits() {
