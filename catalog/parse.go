@@ -149,9 +149,9 @@ type catParser struct {
 	fpKey    int // line of the fingerprint-key setting, 0 if none
 	r        *parseRuleState
 	fence    mdFence
-	spans    []valueSpan // values of the open values block
-	spanBase int         // offset in src that spans are relative to
-	tooLarge bool        // the open values block is too large to record
+	spans    spanList // values of the open values block
+	spanBase int      // offset in src that spans are relative to
+	tooLarge bool     // the open values block is too large to record
 }
 
 type parseRuleState struct {
@@ -160,6 +160,8 @@ type parseRuleState struct {
 	valid        bool   // the heading holds a valid ID; otherwise the section is skipped
 	settingLines [numRuleSettings]int
 	valuesLine   int // line of the values fence, 0 if none yet
+	// The values block's text is clean (see blockFacts), and ASCII.
+	blockClean, blockASCII bool
 }
 
 type mdFence struct {
@@ -176,6 +178,46 @@ type valueSpan struct{ start, end, line uint32 }
 
 // maxBlockBytes bounds the size of one values block (spans are 32-bit).
 const maxBlockBytes = 1<<32 - 1
+
+// spanList collects the spans of a values block in chunks, which it reuses
+// from block to block: a large block's spans are never copied to grow.
+type spanList struct {
+	chunks [][]valueSpan // chunks[:used] hold the spans; all but the last are full
+	used   int
+	n      int
+}
+
+// maxSpanChunk is the largest chunk of a spanList, in spans (96 KiB);
+// chunks start small and double up to it.
+const maxSpanChunk = 8192
+
+func (l *spanList) reset() {
+	for i := range l.chunks[:l.used] {
+		l.chunks[i] = l.chunks[i][:0]
+	}
+	l.used, l.n = 0, 0
+}
+
+func (l *spanList) add(s valueSpan) {
+	if l.used == 0 || len(l.chunks[l.used-1]) == cap(l.chunks[l.used-1]) {
+		if l.used == len(l.chunks) {
+			size := 64
+			if l.used > 0 {
+				size = min(2*cap(l.chunks[l.used-1]), maxSpanChunk)
+			}
+			l.chunks = append(l.chunks, make([]valueSpan, 0, size))
+		}
+		l.used++
+	}
+	l.chunks[l.used-1] = append(l.chunks[l.used-1], s)
+	l.n++
+}
+
+// last returns the last span; l is not empty.
+func (l *spanList) last() valueSpan {
+	c := l.chunks[l.used-1]
+	return c[len(c)-1]
+}
 
 func (p *catParser) full() bool { return len(p.errs) > MaxParseErrors }
 
@@ -264,7 +306,7 @@ func (p *catParser) openFence(n int, ch byte, cnt int, info []byte) {
 	}
 	r.valuesLine = n
 	p.fence.values = true
-	p.spans = p.spans[:0]
+	p.spans.reset()
 	p.spanBase, p.tooLarge = -1, false
 }
 
@@ -293,7 +335,7 @@ func (p *catParser) valueLine(n, off int, line []byte) {
 		}
 		return
 	}
-	p.spans = append(p.spans, valueSpan{start: uint32(off + i - p.spanBase), end: uint32(off + j - p.spanBase), line: uint32(n)})
+	p.spans.add(valueSpan{start: uint32(off + i - p.spanBase), end: uint32(off + j - p.spanBase), line: uint32(n)})
 }
 
 func (p *catParser) closeFence() {
@@ -303,7 +345,7 @@ func (p *catParser) closeFence() {
 		return
 	}
 	r := p.r
-	if len(p.spans) == 0 {
+	if p.spans.n == 0 {
 		if r.valid {
 			p.errAt(f.line, r.label+": values block is empty")
 		}
@@ -311,15 +353,85 @@ func (p *catParser) closeFence() {
 	}
 	// One string per block holds the values: one copy of the plaintext,
 	// shared by the block's Values.
-	block := valueData(p.src[p.spanBase : p.spanBase+int(p.spans[len(p.spans)-1].end)])
-	r.rule.Values = slices.Grow(r.rule.Values, len(p.spans))
-	r.rule.ValueLines = slices.Grow(r.rule.ValueLines, len(p.spans))
-	for _, s := range p.spans {
-		r.rule.Values = append(r.rule.Values, blockValue(&block, int(s.start), int(s.end-s.start)))
-		r.rule.ValueLines = append(r.rule.ValueLines, int32(s.line))
+	block := valueData(p.src[p.spanBase : p.spanBase+int(p.spans.last().end)])
+	r.blockClean, r.blockASCII = blockFacts(string(block))
+	r.rule.Values = slices.Grow(r.rule.Values, p.spans.n)
+	r.rule.ValueLines = slices.Grow(r.rule.ValueLines, p.spans.n)
+	for _, c := range p.spans.chunks[:p.spans.used] {
+		for _, s := range c {
+			r.rule.Values = append(r.rule.Values, blockValue(&block, int(s.start), int(s.end-s.start)))
+			r.rule.ValueLines = append(r.rule.ValueLines, int32(s.line))
+		}
 	}
-	p.spans = p.spans[:0]
+	p.spans.reset()
 }
+
+// blockFacts reports whether the text of a values block (its values and
+// the lines between them) is clean: valid UTF-8 without control
+// characters other than tab, LF and CR before LF. The values of a clean
+// block are valid UTF-8 without control characters, so only their lengths
+// need checking. ascii reports a clean block of ASCII text.
+func blockFacts(b string) (clean, ascii bool) {
+	var acc uint8
+	for i := 0; i < len(b); i++ {
+		acc |= blockByteTab[b[i]]
+	}
+	if acc&blockControl != 0 {
+		return false, false
+	}
+	if acc&blockCR != 0 {
+		for s := b; ; {
+			i := strings.IndexByte(s, '\r')
+			if i < 0 {
+				break
+			}
+			if i+1 == len(s) || s[i+1] != '\n' {
+				return false, false
+			}
+			s = s[i+1:]
+		}
+	}
+	if acc&blockHigh == 0 {
+		return true, true
+	}
+	if !utf8.ValidString(b) {
+		return false, false
+	}
+	// C1 controls, U+0080 to U+009F, are encoded as C2 80 to C2 9F.
+	for s := b; ; {
+		i := strings.IndexByte(s, 0xC2)
+		if i < 0 {
+			break
+		}
+		if i+1 < len(s) && s[i+1] <= 0x9F {
+			return false, false
+		}
+		s = s[i+1:]
+	}
+	return true, false
+}
+
+// Bits of blockByteTab.
+const (
+	blockControl = 1 // C0 controls but tab, LF and CR; DEL
+	blockCR      = 2
+	blockHigh    = 4 // bytes >= 0x80
+)
+
+var blockByteTab = func() (t [256]uint8) {
+	for c := range t {
+		switch {
+		case c == '\r':
+			t[c] = blockCR
+		case c == '\t' || c == '\n':
+		case c < ' ' || c == 0x7f:
+			t[c] = blockControl
+		case c >= utf8.RuneSelf:
+			t[c] = blockHigh
+		}
+	}
+	return t
+}()
 
 func (p *catParser) heading(n, level int, text []byte) {
 	switch level {
@@ -509,8 +621,19 @@ func (p *catParser) endRule() {
 		p.errAt(r.rule.Line, r.label+": missing values block (a fenced block with the info string \"values\")")
 	}
 	// Settings may follow the values block, so values are checked here,
-	// once the match kind is known.
+	// once the match kind is known. The values of a clean block (see
+	// blockFacts) are valid UTF-8 without control characters: only a
+	// length that may be out of bounds needs checkValue. minLen is a byte
+	// length that holds at least MinLiteralRunes characters.
+	lengthOnly := r.blockClean && r.rule.Match != MatchRegex
+	minLen := MinLiteralRunes * utf8.UTFMax
+	if r.blockASCII {
+		minLen = MinLiteralRunes
+	}
 	for k, v := range r.rule.Values {
+		if n := v.Len(); lengthOnly && n >= minLen && n <= MaxValueBytes {
+			continue
+		}
 		if reason := checkValue(v.reveal(), r.rule.Match); reason != "" {
 			p.errAt(int(r.rule.ValueLines[k]), r.label+": "+reason)
 		}
@@ -668,11 +791,12 @@ func descriptionLeak(r *Rule) int {
 			}
 		}
 	}
+	missing := missingLetters(&have)
 	var descTokens map[string]bool
 	var descWords string
 	for k, v := range r.Values {
 		s := v.reveal()
-		if r.Match != MatchRegex && !mayOccurIn(s, &have) {
+		if r.Match != MatchRegex && !mayOccurIn(s, missing) {
 			continue
 		}
 		if r.Match == MatchRegex {
@@ -709,23 +833,30 @@ func descriptionLeak(r *Rule) int {
 	return -1
 }
 
-// mayOccurIn is false when s holds an ASCII letter or digit whose
-// lowercase form is not in have (the folded canonical description) and
-// which canonicalization keeps: one not followed by a non-ASCII byte (which
+// missingLetters marks the ASCII letters (in both cases) and digits whose
+// lowercase form is not in have.
+func missingLetters(have *[utf8.RuneSelf]bool) *[256]bool {
+	var m [256]bool
+	for c := range utf8.RuneSelf {
+		switch {
+		case c >= 'A' && c <= 'Z':
+			m[c] = !have[c+'a'-'A']
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+			m[c] = !have[c]
+		}
+	}
+	return &m
+}
+
+// mayOccurIn is false when s holds a letter or digit marked in missing
+// (see missingLetters: not in the folded canonical description) which
+// canonicalization keeps: one not followed by a non-ASCII byte (which
 // could be a combining mark that NFC composes with it). Canonical forms
 // only add ASCII letters (U+212A KELVIN SIGN becomes k, ß folds to ss),
 // never remove such a letter.
-func mayOccurIn(s string, have *[utf8.RuneSelf]bool) bool {
+func mayOccurIn(s string, missing *[256]bool) bool {
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'A' && c <= 'Z':
-			c += 'a' - 'A'
-		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
-		default:
-			continue
-		}
-		if !have[c] && (i+1 == len(s) || s[i+1] < utf8.RuneSelf) {
+		if missing[s[i]] && (i+1 == len(s) || s[i+1] < utf8.RuneSelf) {
 			return false
 		}
 	}

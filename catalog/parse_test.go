@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // specExample is the catalog from SPEC §3.
@@ -579,5 +581,63 @@ func TestValueRedaction(t *testing.T) {
 	}
 	if v.reveal() != secret || v.Len() != len(secret) {
 		t.Error("reveal/Len broken")
+	}
+}
+
+// TestBlockFacts checks the fast path of the value checks: every value of
+// a block that blockFacts calls clean is valid UTF-8 without control
+// characters (printable ASCII when it calls it ASCII), so that only its
+// length needs checking. Blocks are random lines over an alphabet rich in
+// white space, line breaks and control characters.
+func TestBlockFacts(t *testing.T) {
+	alphabet := []string{"a", "Z", " ", "\t", "\n", "\n", "\r", "\r\n", "\x00", "\x1b", "\x7f", "\v",
+		"é", "\u0085", "\u00a0", "\u2003", "\u009f", "\xff", "\xc2", "\xe2\x80"}
+	r := rand.New(rand.NewPCG(7, 8))
+	clean, ascii := 0, 0
+	for range 50000 {
+		var b strings.Builder
+		for range r.IntN(16) {
+			b.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		// The block as closeFence cuts it: from the first value's start to
+		// the last value's end, values being trimmed lines.
+		src := b.String()
+		first, last := -1, -1
+		var values []string
+		off := 0
+		for _, line := range strings.SplitAfter(src, "\n") {
+			l := strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+			i, j := trimSpaceIdx([]byte(l))
+			if i < j {
+				if first < 0 {
+					first = off + i
+				}
+				last = off + j
+				values = append(values, l[i:j])
+			}
+			off += len(line)
+		}
+		if first < 0 {
+			continue
+		}
+		c, a := blockFacts(src[first:last])
+		if a && !c {
+			t.Fatalf("blockFacts(%q): ASCII but not clean", src[first:last])
+		}
+		if !c {
+			continue
+		}
+		clean++
+		if a {
+			ascii++
+		}
+		for _, v := range values {
+			if !utf8.ValidString(v) || hasControlChar([]byte(v)) || (a && !asciiPrintable(v)) {
+				t.Fatalf("blockFacts(%q) = %v, %v, but value %q is not", src[first:last], c, a, v)
+			}
+		}
+	}
+	if clean < 1000 || ascii < 100 {
+		t.Errorf("only %d clean, %d ASCII blocks: the test does not exercise the fast path", clean, ascii)
 	}
 }
