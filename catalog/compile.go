@@ -276,12 +276,15 @@ func Compile(c *Catalog, opts *CompileOptions) (*Matcher, error) {
 	var buf []byte
 	var words []uint64
 	bw := bitWriter{multi: &m.multi}
-	for _, b := range []*bitset{&m.lit.first, &m.lit.prefix, &m.lit.full, &m.id.first, &m.id.prefix, &m.id.full} {
-		bw.track(b)
-	}
+	bw.attach(sinkLitFirst, &m.lit.first)
+	bw.attach(sinkLitPrefix, &m.lit.prefix)
+	bw.attach(sinkLitFull, &m.lit.full)
+	bw.attach(sinkIDFirst, &m.id.first)
+	bw.attach(sinkIDPrefix, &m.id.prefix)
+	bw.attach(sinkIDFull, &m.id.full)
 	if m.sub != nil {
-		bw.track(&m.sub.prefix)
-		bw.track(&m.sub.full)
+		bw.attach(sinkSubPrefix, &m.sub.prefix)
+		bw.attach(sinkSubFull, &m.sub.full)
 	}
 	nVals = 0
 	for ri := range c.Rules {
@@ -542,7 +545,7 @@ func (m *Matcher) addLit(bw *bitWriter, b []byte, rule uint32, cs bool) {
 	for i := 0; i < len(b); n++ {
 		end, kind, hf, he := k.token(b, i, cs)
 		if n == 0 {
-			bw.set(&m.lit.first, hf)
+			bw.set(sinkLitFirst, hf)
 			if kind == kindSep && b[i] < utf8.RuneSelf {
 				m.sepTab[b[i]] |= sepFirst
 			}
@@ -566,13 +569,13 @@ func (m *Matcher) addLit(bw *bitWriter, b []byte, rule uint32, cs bool) {
 		s = spanStep(s, hf)
 		se = spanStep(se, he)
 		key = k.spanKey(s)
-		bw.set(&m.lit.prefix, key)
+		bw.set(sinkLitPrefix, key)
 		i = end
 	}
 	if n == 0 {
 		return
 	}
-	bw.set(&m.lit.full, key)
+	bw.set(sinkLitFull, key)
 	if cs {
 		bw.insert(&m.cs, k.spanKey(se), rule)
 	} else {
@@ -624,7 +627,7 @@ func (m *Matcher) addIdent(bw *bitWriter, b []byte, rule uint32, words []uint64)
 	if len(words) == 0 || len(words) > identMaxWords {
 		return words
 	}
-	bw.set(&m.id.first, words[0])
+	bw.set(sinkIDFirst, words[0])
 	if firstKey.ascii {
 		m.pre.set(m.k.wordKey(firstKey.p, firstKey.n), preID)
 	}
@@ -633,20 +636,20 @@ func (m *Matcher) addIdent(bw *bitWriter, b []byte, rule uint32, words []uint64)
 	for _, w := range words {
 		s = spanStep(s, w)
 		key = m.k.spanKey(s)
-		bw.set(&m.id.prefix, key)
+		bw.set(sinkIDPrefix, key)
 	}
-	bw.set(&m.id.full, key)
+	bw.set(sinkIDFull, key)
 	bw.insert(&m.id.tab, key, rule)
 	m.id.maxLen = max(m.id.maxLen, len(words))
 	if len(words) > 1 {
 		c := fmix64(cat ^ m.k.tokFfin)
-		bw.set(&m.id.first, c)
+		bw.set(sinkIDFirst, c)
 		if catKey.ascii {
 			m.pre.set(m.k.wordKey(catKey.p, catKey.n), preID)
 		}
 		key = m.k.spanKey(spanStep(m.k.spanID, c))
-		bw.set(&m.id.prefix, key)
-		bw.set(&m.id.full, key)
+		bw.set(sinkIDPrefix, key)
+		bw.set(sinkIDFull, key)
 		bw.insert(&m.id.tab, key, rule)
 	}
 	return words
@@ -731,13 +734,13 @@ func (m *Matcher) addSub(bw *bitWriter, b []byte, rule uint32, cs bool) {
 		n++
 		key = k.subKey(hf, n, false)
 		if n >= MinLiteralRunes {
-			bw.set(&x.prefix, key)
+			bw.set(sinkSubPrefix, key)
 		}
 	}
 	if n < MinLiteralRunes {
 		return // cannot happen: Compile checked the length
 	}
-	bw.set(&x.full, key)
+	bw.set(sinkSubFull, key)
 	if cs {
 		bw.insert(&x.exact, k.subKey(he, n, true), rule)
 	} else {

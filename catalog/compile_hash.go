@@ -296,12 +296,12 @@ func (b *bitset) has(k uint64) bool {
 // pass) let many of these misses overlap, instead of one at a time between
 // hashing work.
 //
-// Writes to a large bitset (see track) go through per-region buckets
-// instead: a full bucket is applied at once, to one small region of the
-// bitset, so its writes share cache lines and pages.
+// Bitsets are named by sink (see attach). Writes to a large bitset go
+// through per-region buckets instead: a full bucket is applied at once, to
+// one small region of the bitset, so its writes share cache lines and
+// pages.
 type bitWriter struct {
-	big  [maxTracked]bitBuckets
-	nBig int
+	sinks [numSinks]bitSink
 
 	sets [bitBatch]*bitset
 	bit  [bitBatch]uint64
@@ -320,17 +320,30 @@ const (
 	tabBatch = 64
 )
 
-// bitBuckets buffers the writes to one large bitset: bucket i holds up to
-// bucketCap bit indexes of region i (bits [i<<bucketRegionLog,
-// (i+1)<<bucketRegionLog)), in buf[i*bucketCap:], cnt[i] of them.
-type bitBuckets struct {
+// The bitsets Compile writes, as bitWriter sinks.
+const (
+	sinkLitFirst = iota
+	sinkLitPrefix
+	sinkLitFull
+	sinkIDFirst
+	sinkIDPrefix
+	sinkIDFull
+	sinkSubPrefix
+	sinkSubFull
+	numSinks
+)
+
+// bitSink is the bitset of a sink and, when it is large, its buckets:
+// bucket i holds up to bucketCap bit indexes of region i (bits
+// [i<<bucketRegionLog, (i+1)<<bucketRegionLog)), in buf[i*bucketCap:],
+// cnt[i] of them.
+type bitSink struct {
 	b   *bitset
 	cnt []uint16
-	buf []uint32
+	buf []uint32 // nil: writes are batched in bitWriter.sets
 }
 
 const (
-	maxTracked      = 8
 	bucketRegionLog = 15 // 32 Ki bits: one 4 KiB page of a bitset
 	bucketCap       = 128
 	// bucketMinBits is the size from which a bitset is written through
@@ -338,24 +351,25 @@ const (
 	bucketMinBits = 1 << 22
 )
 
-// track makes the writer bucket the writes to b when b is large.
-func (w *bitWriter) track(b *bitset) {
-	if b.n < bucketMinBits || b.n > 1<<32 || w.nBig == maxTracked {
+// attach makes b the bitset of sink s, bucketed when it is large.
+func (w *bitWriter) attach(s int, b *bitset) {
+	w.sinks[s] = bitSink{b: b}
+	if b.n < bucketMinBits || b.n > 1<<32 {
 		return
 	}
 	nb := (b.n + 1<<bucketRegionLog - 1) >> bucketRegionLog
-	w.big[w.nBig] = bitBuckets{b: b, cnt: make([]uint16, nb), buf: make([]uint32, nb*bucketCap)}
-	w.nBig++
+	w.sinks[s].cnt, w.sinks[s].buf = make([]uint16, nb), make([]uint32, nb*bucketCap)
 }
 
-func (w *bitWriter) set(b *bitset, k uint64) {
-	for i := range w.big[:w.nBig] {
-		if bb := &w.big[i]; bb.b == b {
-			bb.set(b.index(k))
-			return
-		}
+// set sets the bit of key k in the bitset of sink s.
+func (w *bitWriter) set(s int, k uint64) {
+	sk := &w.sinks[s]
+	x := sk.b.index(k)
+	if sk.buf != nil {
+		sk.set(x)
+		return
 	}
-	w.sets[w.n], w.bit[w.n] = b, b.index(k)
+	w.sets[w.n], w.bit[w.n] = sk.b, x
 	w.n++
 	if w.n == bitBatch {
 		w.flushBits()
@@ -371,17 +385,17 @@ func (w *bitWriter) insert(t *table, k uint64, rule uint32) {
 }
 
 func (w *bitWriter) flush() {
-	for i := range w.big[:w.nBig] {
-		bb := &w.big[i]
-		for j := range bb.cnt {
-			bb.flushBucket(j)
+	for i := range w.sinks {
+		sk := &w.sinks[i]
+		for j := range sk.cnt {
+			sk.flushBucket(j)
 		}
 	}
 	w.flushBits()
 	w.flushTabs()
 }
 
-func (bb *bitBuckets) set(x uint64) {
+func (bb *bitSink) set(x uint64) {
 	j := x >> bucketRegionLog
 	c := bb.cnt[j]
 	bb.buf[j*bucketCap+uint64(c)] = uint32(x)
@@ -393,7 +407,7 @@ func (bb *bitBuckets) set(x uint64) {
 	bb.cnt[j] = c
 }
 
-func (bb *bitBuckets) flushBucket(j int) {
+func (bb *bitSink) flushBucket(j int) {
 	w := bb.b.w
 	for _, x := range bb.buf[j*bucketCap : j*bucketCap+int(bb.cnt[j])] {
 		w[x>>6] |= 1 << (x & 63)

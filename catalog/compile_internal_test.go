@@ -70,36 +70,38 @@ func TestScanValue(t *testing.T) {
 
 // TestBitWriterBuckets checks that bucketed writes to a large bitset set
 // exactly the bits direct writes set, whether a bucket fills up or is
-// flushed at the end.
+// flushed at the end, and that small bitsets are not bucketed.
 func TestBitWriterBuckets(t *testing.T) {
 	for _, n := range []int{1000, 300_000, 1_000_000} {
 		want := newBitset(1<<20, 8) // 8 Mi bits: bucketed
 		got := newBitset(1<<20, 8)
+		small := newBitset(1000, 8)
+		wantSmall := newBitset(1000, 8)
 		var multi [][]uint32
 		bw := bitWriter{multi: &multi}
-		bw.track(&got)
-		if bw.nBig != 1 {
-			t.Fatalf("a bitset of %d bits is not bucketed", got.n)
+		bw.attach(sinkLitPrefix, &got)
+		bw.attach(sinkLitFull, &small)
+		if bw.sinks[sinkLitPrefix].buf == nil || bw.sinks[sinkLitFull].buf != nil {
+			t.Fatal("the large bitset must be bucketed, the small one not")
 		}
 		r := rand.New(rand.NewPCG(uint64(n), 3))
 		for range n {
 			k := r.Uint64()
-			bw.set(&got, k)
+			bw.set(sinkLitPrefix, k)
 			x := want.index(k)
 			want.w[x>>6] |= 1 << (x & 63)
+			k = r.Uint64()
+			bw.set(sinkLitFull, k)
+			x = wantSmall.index(k)
+			wantSmall.w[x>>6] |= 1 << (x & 63)
 		}
 		bw.flush()
-		for i := range want.w {
-			if got.w[i] != want.w[i] {
-				t.Fatalf("n=%d: word %d = %#x, want %#x", n, i, got.w[i], want.w[i])
+		for _, c := range []struct{ got, want *bitset }{{&got, &want}, {&small, &wantSmall}} {
+			for i := range c.want.w {
+				if c.got.w[i] != c.want.w[i] {
+					t.Fatalf("n=%d, %d bits: word %d = %#x, want %#x", n, c.want.n, i, c.got.w[i], c.want.w[i])
+				}
 			}
 		}
-	}
-	small := newBitset(1000, 8)
-	var multi [][]uint32
-	bw := bitWriter{multi: &multi}
-	bw.track(&small)
-	if bw.nBig != 0 {
-		t.Error("a small bitset is bucketed")
 	}
 }
