@@ -549,7 +549,13 @@ func (m *Matcher) addLit(bw *bitWriter, b []byte, rule uint32, cs bool) {
 			if kind == kindSep && b[i] < utf8.RuneSelf {
 				m.sepTab[b[i]] |= sepFirst
 			}
-			if kind == kindWord {
+			switch {
+			case kind != kindWord:
+			case isASCII(b[i:end]):
+				// Folding ASCII word bytes changes no bit that
+				// wordKey keeps: the raw bytes make the key.
+				m.pre.set(k.wordKey(wordPrefix(b, i, end), end-i), preLit)
+			default:
 				var w wordKeyer
 				for j := i; j < end; {
 					if c := b[j]; c < utf8.RuneSelf {
@@ -996,4 +1002,14 @@ func hasContextOp(t *syntax.Regexp) bool {
 		}
 	}
 	return false
+}
+
+// isASCII reports whether b holds only ASCII bytes.
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }

@@ -19,6 +19,16 @@ func tokenEstimateRef(s string) int {
 	return min(n, len(s))
 }
 
+// simpleRef is the simple result scanValue must return.
+func simpleRef(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c >= 0x7f || (c == ' ' && (i == 0 || i == len(s)-1 || s[i-1] == ' ')) {
+			return false
+		}
+	}
+	return true
+}
+
 func TestScanValue(t *testing.T) {
 	cases := []struct {
 		s      string
@@ -48,12 +58,29 @@ func TestScanValue(t *testing.T) {
 			t.Errorf("scanValue(%q) estimate = %d, want %d", c.s, est, want)
 		}
 	}
+	// Every byte value at every position of a word and of a tail, next to
+	// a space or not.
+	for c := range 256 {
+		for n := 1; n <= 17; n++ {
+			for pos := range n {
+				for _, fill := range []byte{'a', ' ', '.'} {
+					b := bytes.Repeat([]byte{fill}, n)
+					b[pos] = byte(c)
+					s := string(b)
+					est, simple := scanValue(s)
+					if est != tokenEstimateRef(s) || simple != simpleRef(s) {
+						t.Fatalf("scanValue(%q) = %d, %v, want %d, %v", s, est, simple, tokenEstimateRef(s), simpleRef(s))
+					}
+				}
+			}
+		}
+	}
 	// A simple value is its own canonical form; random strings over an
 	// alphabet rich in white space and special bytes.
-	alphabet := []byte("ab Z9_.-\t\x7f\x00\xc3\xa9\xe2\x80\x83")
+	alphabet := []byte("ab Z9_.-\t\x7f\x00\xc3\xa9\xe2\x80\x83@[`{/:\xdf\xff\x9f\xa0")
 	r := rand.New(rand.NewPCG(1, 2))
-	for range 20000 {
-		b := make([]byte, r.IntN(12))
+	for range 100000 {
+		b := make([]byte, r.IntN(28))
 		for i := range b {
 			b[i] = alphabet[r.IntN(len(alphabet))]
 		}
@@ -61,6 +88,9 @@ func TestScanValue(t *testing.T) {
 		est, simple := scanValue(s)
 		if want := tokenEstimateRef(s); est != want {
 			t.Fatalf("scanValue(%q) estimate = %d, want %d", s, est, want)
+		}
+		if want := simpleRef(s); simple != want {
+			t.Fatalf("scanValue(%q) simple = %v, want %v", s, simple, want)
 		}
 		if simple && !bytes.Equal(canonicalValue(nil, s), b) {
 			t.Fatalf("scanValue(%q) simple, but its canonical form is %q", s, canonicalValue(nil, s))
@@ -102,6 +132,28 @@ func TestBitWriterBuckets(t *testing.T) {
 					t.Fatalf("n=%d, %d bits: word %d = %#x, want %#x", n, c.want.n, i, c.got.w[i], c.want.w[i])
 				}
 			}
+		}
+	}
+}
+
+// TestASCIIWordKey checks the shortcut addLit takes for the prefilter key
+// of an ASCII first word: the raw bytes give the key of the folded ones.
+func TestASCIIWordKey(t *testing.T) {
+	k := deriveKeys([]byte("test"))
+	const word = "abcxyzABCXYZ0189_"
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 10000 {
+		b := make([]byte, 1+r.IntN(9))
+		for i := range b {
+			b[i] = word[r.IntN(len(word))]
+		}
+		text := append(b, " tail"[:r.IntN(6)]...) // bytes after the word
+		var w wordKeyer
+		for _, c := range b {
+			w.add(rune(asciiTab[c].fold))
+		}
+		if got, want := k.wordKey(wordPrefix(text, 0, len(b)), len(b)), k.wordKey(w.p, w.n); got != want {
+			t.Fatalf("word %q: key %#x, want %#x", b, got, want)
 		}
 	}
 }
