@@ -457,25 +457,30 @@ func canonicalValueSlow(dst []byte, s string) []byte {
 		}
 		return dst[:w]
 	}
+	// Runes other than white space are copied as they are: a valid
+	// encoding is the only encoding of its rune, an invalid byte stays.
 	out := dst[len(dst):]
-	var tmp [utf8.UTFMax]byte
 	space := true
 	for i := 0; i < len(dst); {
-		r, n := decode(dst, i)
-		i += n
-		if r < invalidUT && unicode.IsSpace(r) {
+		n, sp := 1, false
+		if c := dst[i]; c < utf8.RuneSelf {
+			sp = isASCIISpace(c)
+		} else {
+			var r rune
+			r, n = decode(dst, i)
+			sp = r < invalidUT && unicode.IsSpace(r)
+		}
+		if sp {
 			if !space {
 				out = append(out, ' ')
 			}
 			space = true
+			i += n
 			continue
 		}
 		space = false
-		if r >= invalidUT {
-			out = append(out, byte(r-invalidUT))
-		} else {
-			out = append(out, tmp[:utf8.EncodeRune(tmp[:], r)]...)
-		}
+		out = append(out, dst[i:i+n]...)
+		i += n
 	}
 	if len(out) > 0 && out[len(out)-1] == ' ' {
 		out = out[:len(out)-1]

@@ -3,8 +3,12 @@ package catalog
 import (
 	"bytes"
 	"math/rand/v2"
+	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // tokenEstimateRef is the sizing estimate scanValue must return: one token,
@@ -154,6 +158,49 @@ func TestASCIIWordKey(t *testing.T) {
 		}
 		if got, want := k.wordKey(wordPrefix(text, 0, len(b)), len(b)), k.wordKey(w.p, w.n); got != want {
 			t.Fatalf("word %q: key %#x, want %#x", b, got, want)
+		}
+	}
+}
+
+// canonicalRef is the canonical form by definition: NFC, every run of
+// Unicode white space as one space, trimmed; invalid bytes kept.
+func canonicalRef(s string) string {
+	s = norm.NFC.String(s)
+	var b strings.Builder
+	space := true
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r != utf8.RuneError || n > 1 {
+			if unicode.IsSpace(r) {
+				if !space {
+					b.WriteByte(' ')
+				}
+				space = true
+				i += n
+				continue
+			}
+		}
+		space = false
+		b.WriteString(s[i : i+n])
+		i += n
+	}
+	return strings.TrimSuffix(b.String(), " ")
+}
+
+func TestCanonicalValue(t *testing.T) {
+	alphabet := []string{"a", "Z", " ", "\t", "\n", "\v", "\r", "\x00", "\x7f", "\u0085", "\u00a0", "\u2003",
+		"\u3000", "é", "e\u0301", "\u212a", "ß", "\xff", "\xc3", "\xe2\x80", "日本"}
+	r := rand.New(rand.NewPCG(9, 10))
+	var buf []byte
+	for range 50000 {
+		var b strings.Builder
+		for range r.IntN(10) {
+			b.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		s := b.String()
+		buf = canonicalValue(buf[:0], s)
+		if want := canonicalRef(s); string(buf) != want {
+			t.Fatalf("canonicalValue(%q) = %q, want %q", s, buf, want)
 		}
 	}
 }
