@@ -59,6 +59,7 @@ type Matcher struct {
 	// stopTab marks the bytes scanTokens must look at: word bytes, bytes
 	// >= 0x80 and separators with sepTab bits. Others are skipped.
 	stopTab [256]bool
+	asm     asmTabs     // what scanQuiet's assembly needs (amd64)
 	sepHash [128]uint64 // folded token hash of each ASCII separator
 	cs      table
 	hasLit  bool
@@ -374,6 +375,7 @@ func (m *Matcher) setAnchorBits() {
 	for c := range m.stopTab {
 		m.stopTab[c] = c >= utf8.RuneSelf || m.wordClass[c] != 0 || m.sepTab[c] != 0
 	}
+	m.asm.init(m)
 	m.regexGated = true
 	for i := range m.regex {
 		m.regexAnchors |= m.regex[i].anchors

@@ -354,13 +354,14 @@ func (m *Matcher) scanTokens(b []byte, om *offmap, dst []Match, check bool) ([]M
 	k := &m.k
 	n := len(b)
 	var anchors uint8
+	var qs scanState
 	st := lineASCII
 	var split uint8
 	if m.hasID {
 		split = bitSplit
 	}
 	for i := 0; ; {
-		s, j, first, rest, pre, anch := m.scanQuiet(b, i, split, anchors)
+		s, j, first, rest, pre, anch := m.scanQuiet(b, i, split, anchors, &qs)
 		anchors = anch
 		if s >= n {
 			break
@@ -429,8 +430,8 @@ func (m *Matcher) scanTokens(b []byte, om *offmap, dst []Match, check bool) ([]M
 // the classes of its first and other bytes, followed by a non-ASCII byte
 // or with its prefilter cell pre. anchors accumulates the anchor bits of
 // the words skipped and returned. It makes no calls, so that its state
-// stays in registers.
-func (m *Matcher) scanQuiet(b []byte, i int, split, anchors uint8) (s, e int, first, rest uint8, pre uint64, anch uint8) {
+// stays in registers. scanQuiet runs it, or the same loop in assembly.
+func (m *Matcher) scanQuietGo(b []byte, i int, split, anchors uint8) (s, e int, first, rest uint8, pre uint64, anch uint8) {
 	stop, class := &m.stopTab, &m.wordClass
 	n := len(b)
 	b = b[:n:n] // no separate capacity to keep in a register
