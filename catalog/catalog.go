@@ -107,7 +107,9 @@ type Rule struct {
 type Catalog struct {
 	// FingerprintKey is the 32-byte `fingerprint-key` setting, or nil.
 	FingerprintKey []byte
-	// Digest is the SHA-256 of the catalog's bytes as parsed.
+	// Digest is the SHA-256 of the catalog's bytes as parsed, for a
+	// catalog without FingerprintKey (Compile derives the fingerprint key
+	// from it); Parse leaves it zero when FingerprintKey is set.
 	Digest [32]byte
 	Rules  []Rule
 }

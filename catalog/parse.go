@@ -78,14 +78,11 @@ func Parse(src []byte) (*Catalog, error) {
 	if i := bytes.IndexByte(src, 0); i >= 0 {
 		return nil, &ParseError{Line: 1 + bytes.Count(src[:i], []byte{'\n'}), Reason: "NUL byte (is this a text file?)"}
 	}
-	// A large catalog's digest is computed while it is parsed.
-	digest := make(chan [32]byte, 1)
-	if len(src) >= parallelDigestBytes {
-		go func() { digest <- sha256.Sum256(src) }()
-	} else {
-		digest <- sha256.Sum256(src)
-	}
-	defer func() { p.cat.Digest = <-digest }()
+	defer func() {
+		if p.digest != nil {
+			p.cat.Digest = <-p.digest
+		}
+	}()
 	off := 0
 	if bytes.HasPrefix(src, utf8ByteOrderMark) {
 		off = len(utf8ByteOrderMark)
@@ -107,6 +104,7 @@ func Parse(src []byte) (*Catalog, error) {
 	if !p.full() {
 		p.eof()
 	}
+	p.startDigest()
 	if len(p.errs) > 0 {
 		return nil, p.err()
 	}
@@ -118,6 +116,26 @@ var utf8ByteOrderMark = []byte{0xEF, 0xBB, 0xBF}
 // parallelDigestBytes is the catalog size from which Parse computes the
 // digest in a second goroutine.
 const parallelDigestBytes = 1 << 20
+
+// startDigest starts computing the catalog's digest, once, when the
+// preamble is over (at the first rule or at the end): only a catalog
+// without a fingerprint-key needs it (Compile derives the key from it).
+// A large catalog is hashed while the rest of it is parsed.
+func (p *catParser) startDigest() {
+	if p.digestStarted {
+		return
+	}
+	p.digestStarted = true
+	if p.cat.FingerprintKey != nil {
+		return
+	}
+	p.digest = make(chan [32]byte, 1)
+	if src := p.src; len(src) >= parallelDigestBytes {
+		go func() { p.digest <- sha256.Sum256(src) }()
+	} else {
+		p.digest <- sha256.Sum256(src)
+	}
+}
 
 const (
 	parseStatePreamble = iota // before the first rule
@@ -152,6 +170,9 @@ type catParser struct {
 	spans    spanList // values of the open values block
 	spanBase int      // offset in src that spans are relative to
 	tooLarge bool     // the open values block is too large to record
+	// The digest, when startDigest started computing it.
+	digest        chan [32]byte
+	digestStarted bool
 }
 
 type parseRuleState struct {
@@ -447,6 +468,7 @@ func (p *catParser) heading(n, level int, text []byte) {
 }
 
 func (p *catParser) startRule(n int, text []byte) {
+	p.startDigest()
 	p.state = parseStateRule
 	r := &parseRuleState{rule: Rule{Severity: SeverityError, Line: n}, label: "rule at line " + strconv.Itoa(n)}
 	p.r = r

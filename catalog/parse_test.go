@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -132,7 +133,26 @@ func TestParseDigest(t *testing.T) {
 	if a.Digest != mustParse(t, specExample).Digest {
 		t.Error("digest is not deterministic")
 	}
+	if a.Digest != sha256.Sum256([]byte(specExample)) {
+		t.Error("digest is not the SHA-256 of the catalog")
+	}
+	// With a fingerprint-key the digest is not needed, and not computed.
+	const key = "- fingerprint-key: 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\n"
+	if d := mustParse(t, key+specExample).Digest; d != [32]byte{} {
+		t.Errorf("digest %x computed for a catalog with a fingerprint-key", d[:4])
+	}
+	big := key + rule("- category: person\n```values\n"+strings.Repeat("Jane Doe\n", parallelDigestBytesForTest/8)+"```\n")
+	if d := mustParse(t, big).Digest; d != [32]byte{} {
+		t.Errorf("digest %x computed for a large catalog with a fingerprint-key", d[:4])
+	}
+	if d := mustParse(t, big[len(key):]).Digest; d != sha256.Sum256([]byte(big[len(key):])) {
+		t.Error("large catalog: digest is not the SHA-256 of the catalog")
+	}
 }
+
+// parallelDigestBytesForTest is above Parse's threshold for hashing in a
+// second goroutine.
+const parallelDigestBytesForTest = 2 << 20
 
 func rule(body string) string {
 	return "## R1\n" + body
