@@ -12,7 +12,7 @@ DATA lownib<>+0(SB)/8, $0x0f0f0f0f0f0f0f0f
 DATA lownib<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
 GLOBL lownib<>(SB), RODATA|NOPTR, $16
 
-// Offsets in asmScan (scan_amd64.go; TestAsmScanLayout checks them).
+// Offsets in scanState (scan_amd64.go; TestScanStateLayout checks them).
 #define Q_P 0
 #define Q_N 8
 #define Q_I 16
@@ -83,7 +83,20 @@ GLOBL lownib<>(SB), RODATA|NOPTR, $16
 	SHRXQ  reg, R14, reg; \
 	ANDQ   $3, reg
 
-// func scanASM(q *asmScan) (kind int)
+// LOAD4 loads into dst the four bytes of the line (SI, length R8) at
+// index off, using tmp; past the line's end it reads only within the same
+// page (as the runtime's own assembly does), else it jumps to fail.
+#define LOAD4(off, tmp, dst, fail) \
+	LEAQ   4(off), tmp; \
+	CMPQ   tmp, R8; \
+	JBE    5(PC); \
+	LEAQ   (SI)(off*1), tmp; \
+	ANDQ   $4095, tmp; \
+	CMPQ   tmp, $4092; \
+	JA     fail; \
+	MOVL   (SI)(off*1), dst
+
+// func scanASM(q *scanState) (kind int)
 //
 // scanASM is scanQuiet's loop (see scan_amd64.go for what it returns).
 // It classifies the line 64 bytes at a time with AVX2 and walks the stop
@@ -135,18 +148,8 @@ walk:
 	JAE    retword0
 
 probe:
-	// AX: the word's offset in the block, BX its length. Its first
-	// four bytes: past the line's end only within the same page.
-	LEAQ   4(R13), DX
-	CMPQ   DX, R8
-	JBE    load4
-	LEAQ   (SI)(R13*1), DX
-	ANDQ   $4095, DX
-	CMPQ   DX, $4092
-	JA     retlong
-
-load4:
-	MOVL   (SI)(R13*1), DX
+	// AX: the word's offset in the block, BX its length.
+	LOAD4(R13, DX, DX, retlong)
 	PROBE(DX, BX)
 	TESTQ  DX, DX
 	JNZ    retword
@@ -234,19 +237,9 @@ subnext:
 	SUBQ   CX, R15
 	CMPQ   DX, R15
 	CMOVQLT DX, R15
-	// Probe the sub-word of R15 bytes at R13+CX; its first four bytes
-	// past the line's end only within the same page.
+	// Probe the sub-word of R15 bytes at R13+CX.
 	LEAQ   (R13)(CX*1), DX
-	LEAQ   4(DX), R14
-	CMPQ   R14, R8
-	JBE    subload
-	LEAQ   (SI)(DX*1), R14
-	ANDQ   $4095, R14
-	CMPQ   R14, $4092
-	JA     subhit
-
-subload:
-	MOVL   (SI)(DX*1), DX
+	LOAD4(DX, R14, DX, subhit)
 	PROBE(DX, R15)
 	ANDQ   $2, DX
 	JZ     subnext
@@ -374,10 +367,8 @@ retend:
 	RET
 
 retstop:
-	ADDQ   R9, AX
-	MOVQ   AX, Q_I(DI)
-	MOVQ   $1, ret+8(FP)
-	RET
+	MOVQ   $1, BX
+	JMP    retat
 
 retword0:
 	XORQ   DX, DX
@@ -390,7 +381,11 @@ retword:
 	RET
 
 retlong:
+	MOVQ   $3, BX
+
+retat:
+	// Return kind BX for the byte at offset AX of the block.
 	ADDQ   R9, AX
 	MOVQ   AX, Q_I(DI)
-	MOVQ   $3, ret+8(FP)
+	MOVQ   BX, ret+8(FP)
 	RET
