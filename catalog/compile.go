@@ -419,46 +419,7 @@ func canonicalValue(dst []byte, s string) []byte {
 // canonicalValueSlow is canonicalValue for values with non-ASCII or
 // control characters.
 func canonicalValueSlow(dst []byte, s string) []byte {
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		dst = append(dst, s...) // ASCII text is in NFC
-	} else {
-		dst = norm.NFC.AppendString(dst, s)
-	}
-	simple := true
-	for _, c := range dst {
-		if c >= utf8.RuneSelf || (c < ' ' && c != '\t') || c == 0x7f {
-			simple = false
-			break
-		}
-	}
-	if simple {
-		// Only ' ' and '\t' can be white space: collapse in place.
-		w, space := 0, true
-		for _, c := range dst {
-			if c == ' ' || c == '\t' {
-				if !space {
-					dst[w] = ' '
-					w++
-				}
-				space = true
-				continue
-			}
-			dst[w] = c
-			w++
-			space = false
-		}
-		if w > 0 && dst[w-1] == ' ' {
-			w--
-		}
-		return dst[:w]
-	}
+	dst = norm.NFC.AppendString(dst, s)
 	// Runes other than white space are copied as they are: a valid
 	// encoding is the only encoding of its rune, an invalid byte stays.
 	out := dst[len(dst):]
@@ -558,7 +519,7 @@ func (m *Matcher) addLit(bw *bitWriter, b []byte, rule uint32, cs bool) {
 			}
 			switch {
 			case kind != kindWord:
-			case isASCII(b[i:end]):
+			case firstNonASCII(b[i:end]) == end-i:
 				// Folding ASCII word bytes changes no bit that
 				// wordKey keeps: the raw bytes make the key.
 				m.pre.set(k.wordKey(wordPrefix(b, i, end), end-i), preLit)
@@ -1009,14 +970,4 @@ func hasContextOp(t *syntax.Regexp) bool {
 		}
 	}
 	return false
-}
-
-// isASCII reports whether b holds only ASCII bytes.
-func isASCII(b []byte) bool {
-	for _, c := range b {
-		if c >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }

@@ -222,6 +222,13 @@ func wordPrefix(b []byte, i, j int) uint32 {
 	return shortPrefix(b[i:j])
 }
 
+// preCell is the prefilter cell of the ASCII word of n bytes whose first
+// bytes are p (little-endian; those past n are ignored): the cell of
+// wordKey(wordPrefix(...), n).
+func (m *Matcher) preCell(p uint32, n int) uint64 {
+	return m.pre.get(m.k.wordKey(p&prefixMask[min(n, 4)], n))
+}
+
 // prefixMask[n] keeps the first n bytes of a little-endian word.
 var prefixMask = [5]uint32{0, 0xff, 0xffff, 0xffffff, 0xffffffff}
 
@@ -257,13 +264,13 @@ func newPrefilter(entries int) prefilter {
 }
 
 func (p *prefilter) set(k, bit uint64) {
-	c := k >> p.shift
+	c := k >> (p.shift & 63)
 	p.w[c>>5] |= bit << (c & 31 * 2)
 }
 
 // get returns the bits of k's cell.
 func (p *prefilter) get(k uint64) uint64 {
-	c := k >> p.shift
+	c := k >> (p.shift & 63)
 	return p.w[c>>5] >> (c & 31 * 2) & 3
 }
 

@@ -462,62 +462,42 @@ func (m *Matcher) scanQuietGo(b []byte, i int, split, anchors uint8) (s, e int, 
 		}
 		var p uint32
 		if i+4 <= n {
-			p = binary.LittleEndian.Uint32(b[i:i+4]) & (0xffffffff >> ((32 - 8*min(uint(j-i), 4)) & 31))
+			p = binary.LittleEndian.Uint32(b[i : i+4])
 		} else {
 			p = shortPrefixCall(b[i:j])
 		}
-		// m.pre.get(m.k.wordKey(p, j-i)), with the fields loaded here:
-		// kept in registers across the loop they would push the loop's
-		// own state onto the stack.
-		c := ((uint64(p|0x20202020) | uint64(uint32(j-i))<<32) * m.k.preMul) >> (m.pre.shift & 63)
-		pre = m.pre.w[c>>5] >> (c & 31 * 2) & 3
-		if pre != 0 {
+		if pre = m.preCell(p, j-i); pre != 0 {
 			return i, j, first, rest, pre, anchors
 		}
-		if all := first | rest; all&split != 0 && !oneSubword(all, rest) {
-			// scanTokens would split the word; when it takes
-			// subwordsMarked, run its prefilter probes here.
-			if markedShape(all, j-i) != markedYes {
-				// subwordsASCII would split it.
-				if m.asciiSubHit(b, i, j) {
-					return i, j, first, rest, pre, anchors
-				}
-				i = j
-				continue
-			}
-			if i+16 > n {
-				return i, j, first, rest, pre, anchors
-			}
-			x0, x1, mm := markers(b[i:i+16], j-i)
-			under := all&bitUnder != 0
-			if !under && mm&(mm>>1) != 0 {
-				return i, j, first, rest, pre, anchors
-			}
-			adv := 0
-			if under {
-				adv = 1
-			}
-			for s, l := 0, j-i; ; {
-				e, last := l, mm == 0
-				if !last {
-					e = bits.TrailingZeros32(mm)
-					mm &= mm - 1
-				}
-				if sl := e - s; sl > 0 {
-					p := uint32(wordBytes(x0, x1, uint(s))) & (0xffffffff >> ((32 - 8*min(uint(sl), 4)) & 31))
-					c := ((uint64(p|0x20202020) | uint64(uint32(sl))<<32) * m.k.preMul) >> (m.pre.shift & 63)
-					if m.pre.w[c>>5]>>(c&31*2)&preID != 0 {
-						return i, j, first, rest, pre, anchors
-					}
-				}
-				if last {
-					break
-				}
-				s = e + adv
-			}
+		if all := first | rest; all&split != 0 && m.splitHit(b, i, j, all, rest) {
+			return i, j, first, rest, pre, anchors
 		}
 		i = j
 	}
+}
+
+// splitHit reports whether scanTokens must look at the ASCII word b[i:j]
+// (classes all, and rest for all but its first byte), whose prefilter
+// cell is empty, for its sub-words: whether one of them has the preID bit
+// in its prefilter cell, or the quick probes cannot tell. It runs the
+// probes of subwordsASCII or subwordsMarked, whichever scanTokens would
+// take.
+func (m *Matcher) splitHit(b []byte, i, j int, all, rest uint8) bool {
+	if oneSubword(all, rest) {
+		return false
+	}
+	if markedShape(all, j-i) != markedYes {
+		return m.asciiSubHit(b, i, j)
+	}
+	if i+16 > len(b) {
+		return true
+	}
+	x0, x1, mm := markers(b[i:i+16], j-i)
+	under := all&bitUnder != 0
+	if !under && mm&(mm>>1) != 0 {
+		return true
+	}
+	return m.markedProbe(x0, x1, mm, j-i, under) != 0
 }
 
 // oneSubword reports whether an ASCII word whose bytes have the classes
@@ -608,7 +588,7 @@ func (m *Matcher) subwordsASCII(b []byte, i, end int, om *offmap, dst []Match) [
 		if s, pos = nextSubwordASCII(b, pos, end); s == pos {
 			break
 		}
-		if m.pre.get(k.wordKey(wordPrefix(b, s, pos), pos-s))&preID == 0 {
+		if m.preCell(wordPrefix(b, s, pos), pos-s)&preID == 0 {
 			continue
 		}
 		if h := k.asciiWordHash(b, s, pos); m.id.first.has(h) {
@@ -650,24 +630,15 @@ func nextSubwordASCII(b []byte, pos, end int) (s, e int) {
 // asciiSubHit reports whether a sub-word of the ASCII word b[i:end], split
 // as subwordsASCII does, has the preID bit in its prefilter cell.
 func (m *Matcher) asciiSubHit(b []byte, i, end int) bool {
-	b = b[:end:end]
 	for pos := i; ; {
 		var s int
 		if s, pos = nextSubwordASCII(b, pos, end); s == pos {
-			break
+			return false
 		}
-		var p uint32
-		if s+4 <= end {
-			p = binary.LittleEndian.Uint32(b[s:s+4]) & (0xffffffff >> ((32 - 8*min(uint(pos-s), 4)) & 31))
-		} else {
-			p = shortPrefixCall(b[s:pos])
-		}
-		c := ((uint64(p|0x20202020) | uint64(uint32(pos-s))<<32) * m.k.preMul) >> (m.pre.shift & 63)
-		if m.pre.w[c>>5]>>(c&31*2)&preID != 0 {
+		if m.preCell(wordPrefix(b, s, pos), pos-s)&preID != 0 {
 			return true
 		}
 	}
-	return false
 }
 
 // subwordsMarked is subwordsASCII for an ASCII word b[i:end] of at most 16
@@ -678,26 +649,14 @@ func (m *Matcher) asciiSubHit(b []byte, i, end int) bool {
 // sub-words start at each upper-case letter (unless two are adjacent, as in
 // HTTPServer, which subwordsASCII handles) or lie between underscores.
 func (m *Matcher) subwordsMarked(b []byte, i, end int, under bool, om *offmap, dst []Match) []Match {
-	var x0, x1 uint64
-	if i+16 <= len(b) {
-		x0 = binary.LittleEndian.Uint64(b[i:])
-		x1 = binary.LittleEndian.Uint64(b[i+8:])
-	} else {
+	w := b[i:]
+	if len(w) < 16 {
 		var t [16]byte
 		copy(t[:], b[i:end])
-		x0 = binary.LittleEndian.Uint64(t[:])
-		x1 = binary.LittleEndian.Uint64(t[8:])
+		w = t[:]
 	}
 	n := end - i
-	// Bytes past the word get bit 0x20 set, so they are no markers.
-	if n < 8 {
-		x0 |= ^uint64(0) << (8 * n)
-		x1 = ^uint64(0)
-	} else if n < 16 {
-		x1 |= ^uint64(0) << (8 * (n - 8))
-	}
-	// Bit k of mm: byte k is a marker (bit 0x20 clear).
-	mm := uint32(gather20(^x0)) | uint32(gather20(^x1))<<8
+	x0, x1, mm := markers(w, n)
 	if !under && mm&(mm>>1) != 0 {
 		return m.subwordsASCII(b, i, end, om, dst)
 	}
@@ -736,10 +695,8 @@ func (m *Matcher) markedProbe(x0, x1 uint64, mm uint32, n int, under bool) (hits
 			mm &= mm - 1
 		}
 		if l := e - s; l > 0 {
-			// A sub-word's bytes past its end are cut off by the mask.
-			p := uint32(wordBytes(x0, x1, uint(s))) & (0xffffffff >> ((32 - 8*min(uint(l), 4)) & 31))
-			c := ((uint64(p|0x20202020) | uint64(uint32(l))<<32) * m.k.preMul) >> (m.pre.shift & 63)
-			if m.pre.w[c>>5]>>(c&31*2)&preID != 0 {
+			// A sub-word's bytes past its end are cut off by preCell.
+			if m.preCell(uint32(wordBytes(x0, x1, uint(s))), l)&preID != 0 {
 				hits |= 1 << (uint(s) & 31)
 			}
 		}

@@ -147,14 +147,3 @@ func (m *Matcher) wordClasses(b []byte, s, e int) (first, rest uint8) {
 	}
 	return m.wordClass[b[s]], rest
 }
-
-// setScanASM turns scanQuiet's assembly on or off for m (tests compare the
-// two loops); it reports whether the assembly runs.
-func (m *Matcher) setScanASM(on bool) bool {
-	if on {
-		m.asm.init(m)
-	} else {
-		m.asm.ok = false
-	}
-	return m.asm.ok
-}

@@ -7,6 +7,17 @@ import (
 	"unsafe"
 )
 
+// SetScanASM turns the assembly scan loop of m on or off and reports
+// whether it runs (the tests compare the two loops).
+func SetScanASM(m *Matcher, on bool) bool {
+	if on {
+		m.asm.init(m)
+	} else {
+		m.asm.ok = false
+	}
+	return m.asm.ok
+}
+
 // TestScanStateLayout checks the field offsets scan_amd64.s uses.
 func TestScanStateLayout(t *testing.T) {
 	var q scanState

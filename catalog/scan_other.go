@@ -14,6 +14,3 @@ func (t *asmTabs) init(*Matcher) {}
 func (m *Matcher) scanQuiet(b []byte, i int, split, anchors uint8, _ *scanState) (s, e int, first, rest uint8, pre uint64, anch uint8) {
 	return m.scanQuietGo(b, i, split, anchors)
 }
-
-// setScanASM reports false: there is no assembly loop here.
-func (m *Matcher) setScanASM(bool) bool { return false }
