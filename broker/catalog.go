@@ -6,7 +6,7 @@ import (
 	"github.com/privscan/privscan/catalog"
 )
 
-// gcBeforeCompile is the catalog size from which OpenCatalog collects
+// gcBeforeCompile is the catalog size from which compileCatalog collects
 // garbage between parse and compile: the file's bytes are garbage once
 // parsed (the catalog holds its own copy of the values), and collecting
 // them before Compile allocates its tables lowers the peak memory of a
@@ -35,18 +35,8 @@ func (b *Broker) ReadCatalog(key string) (*catalog.Catalog, CatalogInfo, error) 
 // is dropped once compiled, so its plaintext values are not retained by the
 // broker.
 func (b *Broker) OpenCatalog(key string) (*catalog.Matcher, CatalogInfo, error) {
-	c, info, err := b.ReadCatalog(key)
-	if err != nil {
-		return nil, CatalogInfo{}, err
-	}
-	if info.Size >= gcBeforeCompile {
-		runtime.GC()
-	}
-	m, err := catalog.Compile(c, nil)
-	if err != nil {
-		return nil, CatalogInfo{}, b.catalogErr(key, info, err)
-	}
-	return m, info, nil
+	_, m, info, err := b.compileCatalog(key)
+	return m, info, err
 }
 
 // CheckCatalog is ReadCatalog that also compiles the catalog, so that what
@@ -54,17 +44,25 @@ func (b *Broker) OpenCatalog(key string) (*catalog.Matcher, CatalogInfo, error) 
 // too; it returns the parsed catalog for counts and lint (privscan catalog
 // check) and drops the compiled matcher.
 func (b *Broker) CheckCatalog(key string) (*catalog.Catalog, CatalogInfo, error) {
+	c, _, info, err := b.compileCatalog(key)
+	return c, info, err
+}
+
+// compileCatalog is ReadCatalog followed by catalog.Compile, for
+// OpenCatalog and CheckCatalog.
+func (b *Broker) compileCatalog(key string) (*catalog.Catalog, *catalog.Matcher, CatalogInfo, error) {
 	c, info, err := b.ReadCatalog(key)
 	if err != nil {
-		return nil, CatalogInfo{}, err
+		return nil, nil, CatalogInfo{}, err
 	}
 	if info.Size >= gcBeforeCompile {
 		runtime.GC()
 	}
-	if _, err := catalog.Compile(c, nil); err != nil {
-		return nil, CatalogInfo{}, b.catalogErr(key, info, err)
+	m, err := catalog.Compile(c, nil)
+	if err != nil {
+		return nil, nil, CatalogInfo{}, b.catalogErr(key, info, err)
 	}
-	return c, info, nil
+	return c, m, info, nil
 }
 
 // catalogErr wraps a (value-free) catalog parse or compile error.

@@ -77,9 +77,9 @@ func run(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err // catalog errors carry line numbers only
 	}
-	// Like broker.OpenCatalog: drop the file's bytes and, for a large
-	// catalog, collect them before Compile allocates its tables. The
-	// collection counts as parse time.
+	// Like broker.OpenCatalog: drop the file's bytes and, for a catalog of
+	// the broker's gcBeforeCompile (4 MiB) or more, collect them before
+	// Compile allocates its tables. The collection counts as parse time.
 	big := len(src) >= 4<<20
 	src = nil
 	if big {

@@ -53,21 +53,14 @@ func run(args []string) error {
 	if *mem != "" {
 		runtime.MemProfileRate = 64 << 10
 	}
-	f, err := os.Create(*cpu)
+	stopCPU, err := record(*cpu, pprof.StartCPUProfile, pprof.StopCPUProfile)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	if err := pprof.StartCPUProfile(f); err != nil {
-		return err
-	}
+	stopTrace := func() error { return nil }
 	if *trc != "" {
-		tf, err := os.Create(*trc)
-		if err != nil {
-			return err
-		}
-		defer tf.Close()
-		if err := trace.Start(tf); err != nil {
+		if stopTrace, err = record(*trc, trace.Start, trace.Stop); err != nil {
+			stopCPU()
 			return err
 		}
 	}
@@ -86,9 +79,8 @@ func run(args []string) error {
 			break
 		}
 	}
-	pprof.StopCPUProfile()
-	if *trc != "" {
-		trace.Stop()
+	if err := errors.Join(stopCPU(), stopTrace()); err != nil {
+		return err
 	}
 	fmt.Fprintf(os.Stderr, "profile: %s x%d took %s (exit code %d)\n", fs.Arg(0), max(1, *repeat), time.Since(start).Round(time.Millisecond), cli.ExitCode(runErr))
 	if *mem != "" {
@@ -105,4 +97,22 @@ func run(args []string) error {
 		return runErr
 	}
 	return nil
+}
+
+// record creates the file path and starts a recorder writing to it
+// (pprof.StartCPUProfile, trace.Start); the function it returns stops the
+// recorder and closes the file.
+func record(path string, start func(io.Writer) error, stop func()) (func() error, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := start(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() error {
+		stop()
+		return f.Close()
+	}, nil
 }
