@@ -3,7 +3,6 @@ package gitsrc
 import (
 	"bytes"
 	"container/list"
-	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -197,15 +196,16 @@ type processor struct {
 	trees *treeCache
 }
 
-// newProcessor returns a processor reading objects from packs (which may
-// be nil), then from base, a storer of its own.
-func newProcessor(base storer.EncodedObjectStorer, packs *packSet, blobs *blobCache, treeBytes int) *processor {
+// newProcessor returns a processor reading objects through st, a storer
+// of its own.
+func newProcessor(st *repoStorer, blobs *blobCache, treeBytes int) *processor {
+	packs := st.r.packSet()
 	return &processor{
-		ov:    newOverlay(newPackStorer(base, packs)),
-		base:  base,
+		ov:    newOverlay(st),
+		base:  st.Storage,
 		packs: packs,
 		blobs: blobs,
-		trees: newTreeCache(base, packs, treeBytes),
+		trees: newTreeCache(st.Storage, packs, treeBytes),
 	}
 }
 
@@ -219,17 +219,12 @@ func (p *processor) blob(h plumbing.Hash) ([]byte, error) {
 	if b, ok := p.blobs.get(h); ok {
 		return b, nil
 	}
-	if p.packs != nil {
-		typ, b, err := p.packs.read(h)
-		switch {
-		case err == nil && typ == plumbing.BlobObject:
-			p.blobs.put(h, b)
-			return b, nil
-		case err == nil:
-			return nil, fmt.Errorf("read blob %s: %w", h, plumbing.ErrObjectNotFound)
-		case !errors.Is(err, errPackFallback):
+	if obj, ok, err := p.packs.object(plumbing.BlobObject, h); ok {
+		if err != nil {
 			return nil, fmt.Errorf("read blob %s: %w", h, err)
 		}
+		p.blobs.put(h, obj.b)
+		return obj.b, nil
 	}
 	return p.readBlob(h)
 }

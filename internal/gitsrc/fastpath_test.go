@@ -109,11 +109,11 @@ func TestFlattenTreeIndexed(t *testing.T) {
 				t.Fatal(err)
 			}
 			var want, got []entry
-			tc := newTreeCache(r.st, nil, treeCacheBytes)
+			tc := newTreeCache(r.store.Storage, nil, treeCacheBytes)
 			if err := tc.flattenTree(ctx, c.TreeHash, "", ps, func(e entry) { want = append(want, e) }); err != nil {
 				t.Fatal(err)
 			}
-			tc = newTreeCache(r.st, nil, treeCacheBytes)
+			tc = newTreeCache(r.store.Storage, nil, treeCacheBytes)
 			if err := tc.flattenTreeIndexed(ctx, c.TreeHash, it, "", ps, func(e entry) { got = append(got, e) }); err != nil {
 				t.Fatal(err)
 			}
@@ -251,13 +251,7 @@ func packIndexForTest(objs map[string]uint64) []byte {
 	for k := range objs {
 		names = append(names, plumbing.NewHash(k))
 	}
-	for i := range names {
-		for j := i + 1; j < len(names); j++ {
-			if bytes.Compare(names[j][:], names[i][:]) < 0 {
-				names[i], names[j] = names[j], names[i]
-			}
-		}
-	}
+	plumbing.HashesSort(names)
 	b := []byte("\xfftOc\x00\x00\x00\x02")
 	for v := 0; v < 256; v++ {
 		n := 0

@@ -75,7 +75,7 @@ func newWalker(s storer.EncodedObjectStorer, shallow map[plumbing.Hash]bool) *wa
 }
 
 func (r *Repo) shallowSet() map[plumbing.Hash]bool {
-	hs, err := r.st.Shallow()
+	hs, err := r.store.Shallow()
 	if err != nil || len(hs) == 0 {
 		return nil
 	}
@@ -320,8 +320,8 @@ func (h *historySource) Fragments(ctx context.Context, yield func(*scanner.Fragm
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	st, closer := h.r.objects()
-	defer closer.Close()
+	st := h.r.objects()
+	defer st.Close()
 	if ps := h.r.packSet(); ps != nil {
 		// A walk reads most of the packs: each entry exactly, not a
 		// window sized for a short command.
@@ -391,9 +391,9 @@ func (h *historySource) Fragments(ctx context.Context, yield func(*scanner.Fragm
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ws := h.r.newStorage()
+			ws := h.r.objects()
 			defer ws.Close()
-			p := newProcessor(ws, h.r.packSet(), blobs, h.r.limits.tree)
+			p := newProcessor(ws, blobs, h.r.limits.tree)
 			for j := range jobs {
 				j.err = p.commitFragments(ctx, j.ci, h.ps, func(f *scanner.Fragment) error {
 					select {

@@ -125,6 +125,8 @@ func (t *itree) child(name string) *itree {
 
 // flatten calls fn for every file under t (a directory named dir),
 // restricted to ps, exactly as flattenTree does for a tree of the same ID.
+// t has a tree ID, so its files' modes are among those git writes: already
+// canonical.
 func (t *itree) flatten(dir string, ps *pathspec, fn func(entry)) {
 	for _, k := range t.kids {
 		p := joinPath(dir, k.name)
@@ -135,7 +137,7 @@ func (t *itree) flatten(dir string, ps *pathspec, fn func(entry)) {
 			continue
 		}
 		if ps.match(p) {
-			fn(entry{path: p, mode: canonicalMode(k.mode), hash: k.hash})
+			fn(entry{path: p, mode: k.mode, hash: k.hash})
 		}
 	}
 }

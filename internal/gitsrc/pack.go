@@ -16,7 +16,6 @@ import (
 
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 )
 
@@ -59,7 +58,7 @@ type packFile struct {
 	size int64
 
 	endsOnce  sync.Once
-	ends      []int64     // entry offsets, sorted (see entryEnd)
+	ends      []int64     // entry offsets, sorted (see sortEnds)
 	endsReady atomic.Bool // ends is built
 }
 
@@ -350,13 +349,12 @@ func parsePackHeader(b []byte, off int64) (packHeader, error) {
 // entry is read exactly (see inflateEntry).
 func (ps *packSet) sortExtents() {
 	for _, p := range ps.packs {
-		p.entryEnd(0)
+		p.sortEnds()
 	}
 }
 
-// entryEnd returns where the entry at off ends: the next entry's offset,
-// or the pack's trailing checksum.
-func (p *packFile) entryEnd(off int64) int64 {
+// sortEnds returns the pack's entry offsets, sorted on first use.
+func (p *packFile) sortEnds() []int64 {
 	p.endsOnce.Do(func() {
 		ends := make([]int64, 0, p.idx.n)
 		for i := range p.idx.n {
@@ -368,8 +366,15 @@ func (p *packFile) entryEnd(off int64) int64 {
 		p.ends = ends
 		p.endsReady.Store(true)
 	})
-	if i, _ := slices.BinarySearch(p.ends, off+1); i < len(p.ends) {
-		return p.ends[i]
+	return p.ends
+}
+
+// entryEnd returns where the entry at off ends: the next entry's offset,
+// or the pack's trailing checksum.
+func (p *packFile) entryEnd(off int64) int64 {
+	ends := p.sortEnds()
+	if i, _ := slices.BinarySearch(ends, off+1); i < len(ends) {
+		return ends[i]
 	}
 	return max(p.size-20, off)
 }
@@ -487,8 +492,12 @@ func (ps *packSet) readAt(p *packFile, off int64) (plumbing.ObjectType, []byte, 
 			}
 			if h.typ == plumbing.OFSDeltaObject {
 				off = h.baseOff
-			} else if off, err = ps.refBase(p, h.baseRef); err != nil {
-				return plumbing.InvalidObject, nil, err
+			} else if base, ok := p.find(h.baseRef); ok {
+				off = base
+			} else {
+				// A pack on disk is self-contained: a REF_DELTA base
+				// elsewhere is left to go-git.
+				return plumbing.InvalidObject, nil, errPackFallback
 			}
 			continue
 		}
@@ -548,25 +557,20 @@ func applyDelta(base, d []byte) ([]byte, error) {
 		d = d[1:]
 		switch {
 		case cmd&0x80 != 0:
-			var off, n uint64
-			for i := 0; i < 4; i++ {
+			// Bits 0-3 of cmd say which bytes of the offset follow, bits
+			// 4-6 which bytes of the size (both little-endian): byte i
+			// lands at bit 8i of v, so the size starts at bit 32.
+			var v uint64
+			for i := range 7 {
 				if cmd&(1<<i) != 0 {
 					if len(d) == 0 {
 						return nil, errPackCorrupt
 					}
-					off |= uint64(d[0]) << (8 * i)
+					v |= uint64(d[0]) << (8 * i)
 					d = d[1:]
 				}
 			}
-			for i := 0; i < 3; i++ {
-				if cmd&(0x10<<i) != 0 {
-					if len(d) == 0 {
-						return nil, errPackCorrupt
-					}
-					n |= uint64(d[0]) << (8 * i)
-					d = d[1:]
-				}
-			}
+			off, n := v&0xffffffff, v>>32
 			if n == 0 {
 				n = 0x10000
 			}
@@ -589,16 +593,6 @@ func applyDelta(base, d []byte) ([]byte, error) {
 		return nil, errPackCorrupt
 	}
 	return out, nil
-}
-
-// refBase finds the base of a REF_DELTA in the same pack (a pack on disk
-// is self-contained).
-func (ps *packSet) refBase(p *packFile, h plumbing.Hash) (int64, error) {
-	off, ok := p.find(h)
-	if !ok {
-		return 0, errPackFallback
-	}
-	return off, nil
 }
 
 // leb128 reads a delta header varint. Like git, it stops at the end of
@@ -680,48 +674,23 @@ func (c *packCache) put(p *packFile, off int64, typ plumbing.ObjectType, b []byt
 // and map slot), so that many tiny objects also count.
 const packItemOverhead = 160
 
-// packStorer serves objects from a packSet, and the others (loose objects,
-// alternates, anything the packSet leaves) from a go-git storage. The
-// objects it returns carry the ID they were asked for, so go-git never
-// hashes them again. Like the go-git storage it wraps, it is used by one
-// goroutine at a time.
-type packStorer struct {
-	storer.EncodedObjectStorer
-	packs *packSet
-}
-
-// newPackStorer returns base itself when there is no packSet.
-func newPackStorer(base storer.EncodedObjectStorer, packs *packSet) storer.EncodedObjectStorer {
-	if packs == nil {
-		return base
+// object reads object h, of type t or of any type (plumbing.AnyObject),
+// as a read-only object. ps may be nil. ok is false when the object is
+// left to go-git; a type other than t is reported as not found.
+func (ps *packSet) object(t plumbing.ObjectType, h plumbing.Hash) (_ packObject, ok bool, _ error) {
+	if ps == nil {
+		return packObject{}, false, nil
 	}
-	return &packStorer{EncodedObjectStorer: base, packs: packs}
-}
-
-// EncodedObject implements storer.EncodedObjectStorer.
-func (s *packStorer) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, error) {
-	if obj, ok, err := packedObject(s.packs, t, h); ok {
-		return obj, err
-	}
-	return s.EncodedObjectStorer.EncodedObject(t, h)
-}
-
-// packedObject reads object h of type t (or any type) from packs, which
-// may be nil. ok is false when the object is left to go-git.
-func packedObject(packs *packSet, t plumbing.ObjectType, h plumbing.Hash) (_ plumbing.EncodedObject, ok bool, _ error) {
-	if packs == nil {
-		return nil, false, nil
-	}
-	typ, b, err := packs.read(h)
+	typ, b, err := ps.read(h)
 	switch {
-	case err == nil && t != plumbing.AnyObject && t != typ:
-		return nil, true, plumbing.ErrObjectNotFound
-	case err == nil:
-		return &packObject{h: h, t: typ, b: b}, true, nil
 	case errors.Is(err, errPackFallback):
-		return nil, false, nil
+		return packObject{}, false, nil
+	case err != nil:
+		return packObject{}, true, err
+	case t != plumbing.AnyObject && t != typ:
+		return packObject{}, true, plumbing.ErrObjectNotFound
 	}
-	return nil, true, err
+	return packObject{h: h, t: typ, b: b}, true, nil
 }
 
 // packObject is a read-only object whose content is shared.

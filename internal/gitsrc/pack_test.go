@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -20,21 +20,11 @@ import (
 func TestPackSetMatchesGoGit(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "gen")
 	generateRepo(t, dir, 120)
+	f := &fixture{t: t, dir: dir, home: dir}
 	for _, ofs := range []bool{true, false} {
-		cmd := exec.Command("git", "-c", "repack.useDeltaBaseOffset="+map[bool]string{true: "true", false: "false"}[ofs], "repack", "-adfq", "--depth=50")
-		cmd.Dir = dir
-		cmd.Env = gitEnv(dir)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("repack: %v\n%s", err, out)
-		}
-		cmd = exec.Command("git", "cat-file", "--batch-all-objects", "--batch-check=%(objectname) %(objecttype)")
-		cmd.Dir = dir
-		cmd.Env = gitEnv(dir)
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		f.git("-c", "repack.useDeltaBaseOffset="+strconv.FormatBool(ofs), "repack", "-adfq", "--depth=50")
+		out := f.git("cat-file", "--batch-all-objects", "--batch-check=%(objectname) %(objecttype)")
+		lines := strings.Split(strings.TrimSpace(out), "\n")
 		r := open(t, dir)
 		for _, cacheBytes := range []int{64 << 20, 4 << 10} {
 			ps, err := openPackSet(r.dotgit, cacheBytes)
@@ -51,7 +41,7 @@ func TestPackSetMatchesGoGit(t *testing.T) {
 				if err != nil {
 					t.Fatalf("ofs=%v cache=%d: read %s: %v", ofs, cacheBytes, h, err)
 				}
-				obj, err := r.st.EncodedObject(plumbing.AnyObject, h)
+				obj, err := r.store.Storage.EncodedObject(plumbing.AnyObject, h)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -3,7 +3,6 @@ package gitsrc
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -16,7 +15,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 )
@@ -63,10 +61,9 @@ type Repo struct {
 	root     string // working tree root; "" for a bare repository
 	prefix   string // the opened directory relative to root, slash-separated
 	dotgit   billy.Filesystem
-	objCache cache.Object        // shared, concurrency-safe object cache
-	st       *filesystem.Storage // go-git's storage
-	store    *repoStorer         // st, reading packed objects through packs
-	repo     *git.Repository     // on store
+	objCache cache.Object    // shared, concurrency-safe object cache
+	store    *repoStorer     // go-git's storage, reading packed objects through packs
+	repo     *git.Repository // on store
 	workers  int
 
 	packsOnce sync.Once
@@ -81,8 +78,6 @@ type Repo struct {
 type cacheLimits struct {
 	pack, blob, tree int
 }
-
-var defaultCacheLimits = cacheLimits{pack: packCacheBytes, blob: blobCacheBytes, tree: treeCacheBytes}
 
 // Open finds the repository containing dir, looking upward like git: a
 // .git directory, a .git file of a linked worktree ("gitdir: …", with its
@@ -117,7 +112,7 @@ func Open(dir string) (*Repo, error) {
 		dotgit:   fs,
 		objCache: cache.NewObjectLRU(objectCacheSize),
 		workers:  min(runtime.NumCPU(), 2),
-		limits:   defaultCacheLimits,
+		limits:   cacheLimits{pack: packCacheBytes, blob: blobCacheBytes, tree: treeCacheBytes},
 	}
 	if root != "" {
 		rel, err := filepath.Rel(root, abs)
@@ -125,15 +120,14 @@ func Open(dir string) (*Repo, error) {
 			r.prefix = filepath.ToSlash(rel)
 		}
 	}
-	r.st = r.newStorage()
-	r.store = &repoStorer{Storage: r.st, r: r}
+	r.store = r.objects()
 	var wt billy.Filesystem
 	if root != "" {
 		wt = osfs.New(root, osfs.WithBoundOS())
 	}
 	r.repo, err = git.Open(r.store, wt)
 	if err != nil {
-		r.st.Close()
+		r.store.Close()
 		if errors.Is(err, git.ErrRepositoryNotExists) {
 			return nil, ErrNotRepo
 		}
@@ -208,15 +202,6 @@ func isGitDir(d string) bool {
 	return true
 }
 
-// newStorage opens a storage of the repository that shares the object
-// cache. go-git storages are not safe for concurrent use, so each worker
-// opens its own; the caller closes it.
-func (r *Repo) newStorage() *filesystem.Storage {
-	return filesystem.NewStorageWithOptions(r.dotgit, r.objCache, filesystem.Options{
-		KeepDescriptors: true,
-	})
-}
-
 // packSet returns the reader of the repository's pack files, opened on
 // first use, or nil when they cannot be read directly (every object is
 // then read through go-git, which reports any real damage).
@@ -229,19 +214,25 @@ func (r *Repo) packSet() *packSet {
 	return r.packs
 }
 
-// objects returns the object storer of one goroutine: the packSet first,
-// then a go-git storage of its own (go-git storages are not safe for
-// concurrent use). The caller closes the returned closer.
-func (r *Repo) objects() (storer.EncodedObjectStorer, io.Closer) {
-	st := r.newStorage()
-	return newPackStorer(st, r.packSet()), st
+// objects opens a storage of the repository that shares the object cache
+// and the packSet. go-git storages are not safe for concurrent use, so
+// each goroutine opens its own; the caller closes it.
+func (r *Repo) objects() *repoStorer {
+	st := filesystem.NewStorageWithOptions(r.dotgit, r.objCache, filesystem.Options{
+		KeepDescriptors: true,
+	})
+	return &repoStorer{Storage: st, r: r}
 }
 
-// repoStorer is the storage of a Repo's go-git repository (revision
-// resolution, commits, the walk of commit messages): go-git's own, except
-// that objects in packs are read by the packSet, so that go-git never
-// decodes its pack indexes nor reads through its own pack reader. Like
-// the storage it wraps, it is used by one goroutine at a time.
+// repoStorer is a go-git storage whose objects in packs are read by the
+// Repo's packSet (opened on first use), so that go-git never decodes its
+// pack indexes nor reads through its own pack reader; it reads the others
+// (loose objects, alternates, anything the packSet leaves). The objects
+// read from packs carry the ID they were asked for, so go-git never hashes
+// them again. It serves the Repo's go-git repository (revision resolution,
+// commits, the walk of commit messages) and the walks and processors of
+// the sources. Like the storage it wraps, it is used by one goroutine at a
+// time.
 type repoStorer struct {
 	*filesystem.Storage
 	r *Repo
@@ -249,15 +240,18 @@ type repoStorer struct {
 
 // EncodedObject implements storer.EncodedObjectStorer.
 func (s *repoStorer) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, error) {
-	if obj, ok, err := packedObject(s.r.packSet(), t, h); ok {
-		return obj, err
+	if obj, ok, err := s.r.packSet().object(t, h); ok {
+		if err != nil {
+			return nil, err
+		}
+		return &obj, nil
 	}
 	return s.Storage.EncodedObject(t, h)
 }
 
 // Close releases the repository's open files.
 func (r *Repo) Close() error {
-	err := r.st.Close()
+	err := r.store.Close()
 	r.packsOnce.Do(func() {})
 	if r.packs != nil {
 		if e := r.packs.Close(); err == nil {
@@ -272,7 +266,7 @@ func (r *Repo) Root() string { return r.root }
 
 // IsShallow reports whether the repository is a shallow clone.
 func (r *Repo) IsShallow() bool {
-	s, err := r.st.Shallow()
+	s, err := r.store.Shallow()
 	return err == nil && len(s) > 0
 }
 

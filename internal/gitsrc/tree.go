@@ -28,8 +28,8 @@ type change struct {
 }
 
 // treeCache decodes trees and keeps the recently used ones: two
-// generations of at most maxBytes each (treeCacheBytes by default) (consecutive commits share
-// most subtrees; a walk needs the trees of the last few commits only).
+// generations of at most maxBytes each (consecutive commits share most
+// subtrees; a walk needs the trees of the last few commits only).
 type treeCache struct {
 	s         storer.EncodedObjectStorer // go-git, for what packs leaves
 	packs     *packSet                   // nil: trees are read through s only
@@ -78,16 +78,8 @@ func (tc *treeCache) entries(h plumbing.Hash) ([]object.TreeEntry, error) {
 
 // read returns the raw content of tree h (shared: not to be modified).
 func (tc *treeCache) read(h plumbing.Hash) ([]byte, error) {
-	if tc.packs != nil {
-		typ, b, err := tc.packs.read(h)
-		switch {
-		case err == nil && typ == plumbing.TreeObject:
-			return b, nil
-		case err == nil:
-			return nil, plumbing.ErrObjectNotFound
-		case !errors.Is(err, errPackFallback):
-			return nil, err
-		}
+	if obj, ok, err := tc.packs.object(plumbing.TreeObject, h); ok {
+		return obj.b, err
 	}
 	obj, err := tc.s.EncodedObject(plumbing.TreeObject, h)
 	if err != nil {

@@ -20,7 +20,7 @@ import (
 
 // readIndex reads the index; a repository without one has an empty index.
 func (r *Repo) readIndex() (*index.Index, error) {
-	idx, err := r.st.Index()
+	idx, err := r.store.Index()
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return &index.Index{}, nil
@@ -48,7 +48,7 @@ func indexEntries(idx *index.Index, ps *pathspec) []entry {
 
 // coreBool reads a boolean core option of the repository configuration.
 func (r *Repo) coreBool(name string, def bool) bool {
-	cfg, err := r.st.Config()
+	cfg, err := r.store.Config()
 	if err != nil || cfg.Raw == nil {
 		return def
 	}
@@ -183,7 +183,7 @@ func readIgnoreFile(path string, domain []string) []gitignore.Pattern {
 func (r *Repo) baseIgnore() []gitignore.Pattern {
 	var ps []gitignore.Pattern
 	excludes := ""
-	if cfg, err := r.st.Config(); err == nil && cfg.Raw != nil {
+	if cfg, err := r.store.Config(); err == nil && cfg.Raw != nil {
 		excludes = cfg.Raw.Section("core").Option("excludesfile")
 	}
 	if excludes == "" {
