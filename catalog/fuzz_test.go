@@ -15,12 +15,12 @@ import (
 	"unicode/utf8"
 )
 
-// templateCorpus holds every string literal of parse.go and lint.go plus
+// templateCorpus holds every string literal of the parser files plus
 // the regexp/syntax error codes: the only text, besides rule IDs, quoted
 // setting keys and numbers, that an error or warning may contain.
 var templateCorpus = sync.OnceValues(func() (string, error) {
 	var b strings.Builder
-	for _, name := range []string{"parse.go", "lint.go"} {
+	for _, name := range []string{"parse.go", "markdown.go", "settings.go", "values.go", "lint.go"} {
 		src, err := os.ReadFile(name)
 		if err != nil {
 			return "", err

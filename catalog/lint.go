@@ -2,12 +2,17 @@ package catalog
 
 import (
 	_ "embed"
+	"regexp"
 	"regexp/syntax"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Warning is a value-free lint finding about a catalog: it names the rule
@@ -210,3 +215,172 @@ func (c *Catalog) Counts() Counts {
 	}
 	return out
 }
+
+// descriptionLeak returns the index of a value of r that its description
+// contains (as the matcher would find it), or -1.
+func descriptionLeak(r *Rule) int {
+	fold := !r.CaseSensitive
+	desc := lintCanonical(r.Description, fold)
+	// have[b] is set for every ASCII byte of the folded description, in
+	// canonical and in raw form: a value with a letter or digit outside it
+	// (see mayOccurIn) cannot be contained in it, in any spelling, so the
+	// costly checks below are skipped.
+	var have [utf8.RuneSelf]bool
+	for _, d := range []string{lintFold(desc), lintFold(r.Description)} {
+		for _, c := range []byte(d) {
+			if c < utf8.RuneSelf {
+				have[c] = true
+			}
+		}
+	}
+	missing := missingLetters(&have)
+	var descTokens map[string]bool
+	var descWords string
+	for k, v := range r.Values {
+		s := v.reveal()
+		if r.Match != MatchRegex && !mayOccurIn(s, missing) {
+			continue
+		}
+		if r.Match == MatchRegex {
+			pat := s
+			if fold {
+				pat = "(?i)" + s
+			}
+			re, err := regexp.Compile(pat)
+			if strings.Contains(r.Description, s) || (err == nil && re.MatchString(r.Description)) {
+				return k
+			}
+			continue
+		}
+		if containsWord(desc, lintCanonical(s, fold), !r.NoBoundary) {
+			return k
+		}
+		if r.Match == MatchIdentifier {
+			// Identifier spellings: words joined by '-' or '_' (acme_corp,
+			// ACME-CORP) and one token with the words run together
+			// (AcmeCorp, acmecorp).
+			if descTokens == nil {
+				descTokens = make(map[string]bool)
+				for _, t := range strings.Fields(r.Description) {
+					descTokens[identSquash(t)] = true
+				}
+				descWords = lintCanonical(identSeparators.Replace(r.Description), true)
+			}
+			if descTokens[identSquash(s)] ||
+				containsWord(descWords, lintCanonical(identSeparators.Replace(s), true), !r.NoBoundary) {
+				return k
+			}
+		}
+	}
+	return -1
+}
+
+// missingLetters marks the ASCII letters (in both cases) and digits whose
+// lowercase form is not in have.
+func missingLetters(have *[utf8.RuneSelf]bool) *[256]bool {
+	var m [256]bool
+	for c := range utf8.RuneSelf {
+		switch {
+		case c >= 'A' && c <= 'Z':
+			m[c] = !have[c+'a'-'A']
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+			m[c] = !have[c]
+		}
+	}
+	return &m
+}
+
+// mayOccurIn is false when s holds a letter or digit marked in missing
+// (see missingLetters: not in the folded canonical description) which
+// canonicalization keeps: one not followed by a non-ASCII byte (which
+// could be a combining mark that NFC composes with it). Canonical forms
+// only add ASCII letters (U+212A KELVIN SIGN becomes k, ß folds to ss),
+// never remove such a letter.
+func mayOccurIn(s string, missing *[256]bool) bool {
+	for i := 0; i < len(s); i++ {
+		if missing[s[i]] && (i+1 == len(s) || s[i+1] < utf8.RuneSelf) {
+			return false
+		}
+	}
+	return true
+}
+
+// identSeparators turns the word separators of identifiers into spaces.
+var identSeparators = strings.NewReplacer("-", " ", "_", " ")
+
+// lintCanonical is the comparison form of a literal: NFC, whitespace runs
+// collapsed to one space, case-folded when fold is set.
+func lintCanonical(s string, fold bool) string {
+	if !norm.NFC.IsNormalString(s) {
+		s = norm.NFC.String(s)
+	}
+	if needsSpaceCollapse(s) {
+		s = strings.Join(strings.Fields(s), " ")
+	}
+	if fold {
+		s = lintFold(s)
+	}
+	return s
+}
+
+func needsSpaceCollapse(s string) bool {
+	prevSpace := true // leading space also needs work
+	for _, c := range s {
+		sp := unicode.IsSpace(c)
+		if sp && (prevSpace || c != ' ') {
+			return true
+		}
+		prevSpace = sp
+	}
+	return prevSpace && s != ""
+}
+
+// lintFold case-folds s (full Unicode folding; an ASCII fast path).
+func lintFold(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return cases.Fold().String(s)
+		}
+	}
+	return strings.ToLower(s)
+}
+
+// identSquash keeps only the letters and digits of s, lowercased: the form in
+// which identifier spellings (AcmeCorp, acme_corp, ACME-CORP) coincide.
+func identSquash(s string) string {
+	var b strings.Builder
+	for _, c := range lintFold(s) {
+		if unicode.IsLetter(c) || unicode.IsDigit(c) {
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
+}
+
+// containsWord reports whether needle occurs in hay, at word boundaries when
+// word is set.
+func containsWord(hay, needle string, word bool) bool {
+	if needle == "" {
+		return false
+	}
+	for from := 0; from <= len(hay)-len(needle); {
+		i := strings.Index(hay[from:], needle)
+		if i < 0 {
+			return false
+		}
+		i += from
+		if !word {
+			return true
+		}
+		before, _ := utf8.DecodeLastRuneInString(hay[:i])
+		after, _ := utf8.DecodeRuneInString(hay[i+len(needle):])
+		if (i == 0 || !descWordRune(before)) && (i+len(needle) == len(hay) || !descWordRune(after)) {
+			return true
+		}
+		_, size := utf8.DecodeRuneInString(hay[i:])
+		from = i + size
+	}
+	return false
+}
+
+func descWordRune(c rune) bool { return c == '_' || unicode.IsLetter(c) || unicode.IsDigit(c) }
