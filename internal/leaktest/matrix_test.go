@@ -169,7 +169,6 @@ type cancelReader struct {
 func (r *cancelReader) Read(p []byte) (int, error) {
 	if r.n > 0 {
 		r.cancel()
-		time.Sleep(time.Millisecond)
 	}
 	if len(r.data) == 0 {
 		return 0, io.EOF

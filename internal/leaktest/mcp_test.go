@@ -139,13 +139,10 @@ func startHTTP(t *testing.T, cmd *exec.Cmd) *httpRPC {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		if m := listenRE.FindSubmatch(h.stderr.Bytes()); m != nil {
-			h.url = string(m[1])
-			return h
-		}
-		time.Sleep(20 * time.Millisecond)
+	var m [][]byte
+	if h.stderr.waitFor(60*time.Second, func(b []byte) bool { m = listenRE.FindSubmatch(b); return m != nil }) {
+		h.url = string(m[1])
+		return h
 	}
 	_ = cmd.Process.Kill()
 	_ = cmd.Wait()

@@ -13,15 +13,21 @@ import (
 	"time"
 )
 
-// syncBuffer is a bytes.Buffer safe for a writer goroutine and a reader.
+// syncBuffer is a bytes.Buffer safe for a writer goroutine and a reader,
+// which can wait for what the writer writes.
 type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu      sync.Mutex
+	b       bytes.Buffer
+	written chan struct{} // closed and replaced on every write
 }
 
 func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.written != nil {
+		close(s.written)
+		s.written = nil
+	}
 	return s.b.Write(p)
 }
 
@@ -29,6 +35,30 @@ func (s *syncBuffer) Bytes() []byte {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return bytes.Clone(s.b.Bytes())
+}
+
+// waitFor blocks until ok holds for the buffer's bytes or timeout passes,
+// re-checking after every write (no polling).
+func (s *syncBuffer) waitFor(timeout time.Duration, ok func([]byte) bool) bool {
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	for {
+		s.mu.Lock()
+		if ok(s.b.Bytes()) {
+			s.mu.Unlock()
+			return true
+		}
+		if s.written == nil {
+			s.written = make(chan struct{})
+		}
+		ch := s.written
+		s.mu.Unlock()
+		select {
+		case <-ch:
+		case <-deadline.C:
+			return false
+		}
+	}
 }
 
 // command returns the test binary set up to run as `privscan args...`
@@ -104,29 +134,47 @@ func (w *world) processMatrix(t *testing.T) {
 		w.check(t, label, outputs)
 	}
 
-	// A real SIGINT while `text -` and `redact` read a slow stdin.
+	// A real SIGINT while `text -` and `redact` wait on an idle stdin: the
+	// child reports on fd 3 once its signal handler is installed, so the
+	// interrupt never arrives before the handler (which would kill the
+	// process with the default action instead of testing privscan's).
 	for _, verb := range []string{"text", "redact"} {
 		cmd := w.command(w.repo, nil, verb, "-")
+		cmd.Env = append(cmd.Env, readyFDEnv+"=3")
 		stdin, err := cmd.StdinPipe()
 		if err != nil {
 			t.Fatal(err)
 		}
+		readyR, readyW, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.ExtraFiles = []*os.File{readyW}
 		var stdout, stderr syncBuffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
+		readyW.Close()
+		// Some input, then stdin stays open and idle.
+		if _, err := stdin.Write(prText); err != nil {
+			t.Fatal(err)
+		}
+		ready := make(chan error, 1)
 		go func() {
-			// Keep the input flowing: the command notices the interrupt
-			// between reads.
-			for {
-				if _, err := stdin.Write(prText); err != nil {
-					return
-				}
-				time.Sleep(time.Millisecond)
-			}
+			_, err := readyR.Read(make([]byte, 1))
+			ready <- err
 		}()
-		time.Sleep(300 * time.Millisecond)
+		select {
+		case err := <-ready:
+			if err != nil {
+				t.Fatalf("privscan %s -: no readiness signal: %v\nstderr: %s", verb, err, stderr.Bytes())
+			}
+		case <-time.After(60 * time.Second):
+			_ = cmd.Process.Kill()
+			t.Fatalf("privscan %s -: no readiness signal after 60 s", verb)
+		}
+		readyR.Close()
 		_ = cmd.Process.Signal(os.Interrupt)
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()

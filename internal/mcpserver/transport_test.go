@@ -136,20 +136,23 @@ func TestStdio(t *testing.T) {
 		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
 		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"scan_text","arguments":{"text":"` + canaryName + `"}}}`,
 	}, "\n") + "\n"
-	pr, pw := io.Pipe()
+	// Requests go in; stdin closes only once every reply came out, so a
+	// slow machine cannot turn EOF into lost replies.
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	served := make(chan error, 1)
 	go func() {
-		io.WriteString(pw, in)
-		time.Sleep(2 * time.Second) // let the calls finish before EOF
-		pw.Close()
+		err := srv.ServeStdio(context.Background(), inR, outW)
+		outW.Close()
+		served <- err
 	}()
+	go io.WriteString(inW, in)
 	var out strings.Builder
-	if err := srv.ServeStdio(context.Background(), pr, &out); err != nil {
-		t.Fatal(err)
-	}
 	ids := map[float64]bool{}
-	sc := bufio.NewScanner(strings.NewReader(out.String()))
+	sc := bufio.NewScanner(outR)
 	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
+	for !(ids[1] && ids[2] && ids[3]) && sc.Scan() {
+		out.WriteString(sc.Text() + "\n")
 		var msg map[string]any
 		if err := json.Unmarshal(sc.Bytes(), &msg); err != nil || msg["jsonrpc"] != "2.0" {
 			t.Fatalf("stdout line is not JSON-RPC: %q", sc.Text())
@@ -160,6 +163,11 @@ func TestStdio(t *testing.T) {
 		if strings.Contains(sc.Text(), canaryName) {
 			t.Fatal("reply contains the scanned value")
 		}
+	}
+	inW.Close()
+	go io.Copy(io.Discard, outR)
+	if err := <-served; err != nil {
+		t.Fatal(err)
 	}
 	for _, id := range []float64{1, 2, 3} {
 		if !ids[id] {
