@@ -205,7 +205,7 @@ func (i CatalogInfo) Same(o CatalogInfo) bool {
 		i.Size == o.Size && i.ModTime.Equal(o.ModTime)
 }
 
-// defaultCatalogKey is the catalog key used when none is named (SPEC §2.1).
+// defaultCatalogKey is the catalog key used when none is named (docs/keymap.md).
 const defaultCatalogKey = "default"
 
 // catalogTarget is a resolved catalog source before it is read.
@@ -217,7 +217,7 @@ type catalogTarget struct {
 	what    string // message subject prefix: "catalog key " or ""
 }
 
-// catalogTarget applies the precedence of SPEC §2.1: an explicit key, then
+// catalogTarget applies the precedence of docs/keymap.md: an explicit key, then
 // PRIVSCAN_CATALOG, then PRIVSCAN_CATALOG_FILE, then [catalogs] default.
 func (b *Broker) catalogTarget(key string) (*catalogTarget, *Error) {
 	if key == "" {

@@ -1,5 +1,5 @@
 // Package broker is the only code in privscan that reads the key map, context
-// files and catalogs (SPEC §2.1).
+// files and catalogs (docs/keymap.md).
 //
 // # Key map
 //

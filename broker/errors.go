@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// Code is a structured error code (SPEC §2.1).
+// Code is a structured error code (docs/keymap.md).
 type Code string
 
 // The error codes. Their string values are part of the CLI and MCP contract.

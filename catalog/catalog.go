@@ -1,7 +1,7 @@
 // Package catalog parses privscan's Markdown catalog format and compiles it
 // into a matcher that holds no plaintext.
 //
-// The format is described in SPEC §3: level-2 headings name rules, a bullet
+// The format is described in docs/catalog.md: level-2 headings name rules, a bullet
 // list holds their settings, and a fenced block with the info string "values"
 // holds one value per line. Parse never returns an error that quotes catalog
 // text: errors carry a line number and a reason only.

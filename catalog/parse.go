@@ -42,7 +42,7 @@ func (e *ParseError) Error() string {
 	return "catalog line " + strconv.Itoa(e.Line) + ": " + e.Reason
 }
 
-// Parse reads a Markdown catalog (SPEC §3).
+// Parse reads a Markdown catalog (docs/catalog.md).
 //
 // The recognised structure, in CommonMark terms but scanned line by line:
 //

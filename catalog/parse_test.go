@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 )
 
-// specExample is the catalog from SPEC §3.
+// specExample is the example catalog of docs/catalog.md.
 const specExample = "# Team privacy catalog\n" +
 	"\n" +
 	"Prose outside rule sections is ignored.\n" +

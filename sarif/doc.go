@@ -1,5 +1,5 @@
 // Package sarif renders privscan's findings stream as a SARIF 2.1.0 log
-// (SPEC §5.1) for GitHub code scanning, using the object model and encoder
+// (docs/findings.md) for GitHub code scanning, using the object model and encoder
 // of github.com/owenrumney/go-sarif/v2.
 //
 // A Handler buffers the findings (which arrive in a deterministic order)

@@ -27,7 +27,7 @@ commit messages (--no-messages). history scans every non-merge commit's
 patch against its first parent and every commit message. scan reads whole
 working-tree files, honouring .gitignore. text scans any text.
 
-Output formats (--format): text, json (the SPEC §5 report), sarif (SARIF
+Output formats (--format): text, json (the report of docs/findings.md), sarif (SARIF
 2.1.0 for GitHub code scanning), github (workflow-command annotations) and
 markdown (a summary table). Findings carry a rule ID, category, severity,
 location and a keyed fingerprint; never the matched text.

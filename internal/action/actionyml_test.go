@@ -69,7 +69,7 @@ func TestActionYMLSchema(t *testing.T) {
 	}
 }
 
-// TestActionYMLContract checks action.yml against SPEC §8 and the wiring
+// TestActionYMLContract checks action.yml against docs/action.md and the wiring
 // with privscan action: every input reaches the scan step through env
 // under the name internal/action reads, and every output is the scan
 // step's.

@@ -1,5 +1,5 @@
 // Package action is the logic of privscan's GitHub Action (`privscan
-// action`, SPEC §8). action.yml only sets up Go, builds privscan, runs this
+// action`, docs/action.md). action.yml only sets up Go, builds privscan, runs this
 // with the inputs in the environment (the Env constants), uploads the SARIF
 // log and fails the job on the exit-code output; everything that can be
 // tested lives here.

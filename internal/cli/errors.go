@@ -9,7 +9,7 @@ import (
 	"github.com/privscan/privscan/broker"
 )
 
-// Exit codes (SPEC §4).
+// Exit codes (docs/cli.md).
 const (
 	ExitClean    = 0 // no finding at or above --fail-on
 	ExitFindings = 1 // findings at or above --fail-on

@@ -14,7 +14,7 @@ import (
 const MCPHelp = `privscan mcp [--http <addr>] [--root <dir>]...
 
 Serves the MCP tools load_context, scan_diff, scan_text and redact_text
-(SPEC §6) on stdin/stdout, or with --http as Streamable HTTP at
+(docs/mcp.md) on stdin/stdout, or with --http as Streamable HTTP at
 http://<addr>/mcp. The address must be a loopback address (":8765" means
 127.0.0.1:8765): the server has no authentication, refuses requests whose
 Host or Origin is not local, and writes only the protocol to stdout.

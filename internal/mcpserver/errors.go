@@ -11,7 +11,7 @@ import (
 	"github.com/privscan/privscan/internal/gitsrc"
 )
 
-// Error codes of tool results, in addition to the broker's (SPEC §2.1):
+// Error codes of tool results, in addition to the broker's (docs/keymap.md):
 // config_missing, config_invalid, unknown_key, file_missing, not_markdown,
 // not_regular_file, too_large and catalog_invalid.
 const (

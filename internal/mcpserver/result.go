@@ -18,8 +18,8 @@ const (
 	maxRedactedOutput = 64 << 10
 )
 
-// ScanResult is the structured reply of scan_diff and scan_text: the SPEC
-// §5 report, with findings capped.
+// ScanResult is the structured reply of scan_diff and scan_text: the JSON
+// report of docs/findings.md, with findings capped.
 type ScanResult struct {
 	Version int             `json:"version"`
 	Tool    render.ToolInfo `json:"tool"`
@@ -35,7 +35,7 @@ type ScanResult struct {
 	Rules map[string]*RuleCount `json:"rules"`
 }
 
-// ScanSummary is the SPEC §5 summary plus the count of listed findings.
+// ScanSummary is the docs/findings.md summary plus the count of listed findings.
 type ScanSummary struct {
 	Findings       int            `json:"findings"`
 	Returned       int            `json:"returned"`

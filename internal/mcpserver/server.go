@@ -1,4 +1,4 @@
-// Package mcpserver is privscan's MCP server (SPEC §6): the tools
+// Package mcpserver is privscan's MCP server (docs/mcp.md): the tools
 // load_context, scan_diff, scan_text and redact_text, served over stdio or
 // Streamable HTTP on a loopback address.
 //

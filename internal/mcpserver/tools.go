@@ -30,7 +30,7 @@ const (
 	descAgentID    = `Your agent name (for example "privacy-scanner"), recorded in the user's local audit log. Letters, digits and . _ : @ / + - only, at most 64 characters.`
 )
 
-// findingSchema is the SPEC §5 finding.
+// findingSchema is the docs/findings.md finding.
 var findingSchema = obj(props{
 	"ruleId":      str("catalog/<rule-id>, pii/<detector> or secret/<gitleaks-rule-id>."),
 	"source":      enum("Which detector family matched.", "catalog", "pii", "secret"),

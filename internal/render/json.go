@@ -8,10 +8,10 @@ import (
 	"github.com/privscan/privscan/scanner"
 )
 
-// Version is the version of the JSON report format (SPEC §5).
+// Version is the version of the JSON report format (docs/findings.md).
 const Version = 1
 
-// JSON streams the SPEC §5 report: findings are written as they arrive, so
+// JSON streams the docs/findings.md report: findings are written as they arrive, so
 // a run with many findings needs no memory for them.
 type JSON struct {
 	w       *bufio.Writer

@@ -1,7 +1,7 @@
 // Package sarifcheck checks a privscan SARIF log the way GitHub code
 // scanning will receive it: against the OASIS SARIF 2.1.0 JSON schema and
 // against GitHub's upload rules and limits and privscan's own SARIF
-// contract (SPEC §5.1). It is meant for tests of every package that emits
+// contract (docs/findings.md). It is meant for tests of every package that emits
 // SARIF (the sarif renderer, the CLI, the GitHub Action).
 package sarifcheck
 

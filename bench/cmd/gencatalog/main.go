@@ -1,5 +1,5 @@
 // Command gencatalog writes a synthetic privscan catalog in the Markdown
-// format (SPEC §3) for benchmarks: the rules and values of
+// format (docs/catalog.md) for benchmarks: the rules and values of
 // internal/synth.Catalog(seed, n) (persons, emails, hosts, codenames,
 // account IDs, plus two regex rules) and a fingerprint-key derived from the
 // seed. The same flags always give the same bytes.
