@@ -1,5 +1,5 @@
 // Command report turns the raw results of bench/run into a Markdown report:
-// the machine, the repository, the issue 8 targets with their status, and a
+// the machine, the repository, the performance targets with their status, and a
 // table per figure (min/median/max wall time, CPU time, peak RSS, ratios of
 // medians).
 //
@@ -312,7 +312,7 @@ func (r *report) targets() {
 				fmt.Sprintf("%.1f MB/s (per CPU second: %.1f)", b.mbps, b.cpuMbps), verdict(b.mbps >= t.target, b.mbps, t.target, false)})
 		}
 	}
-	r.printf("## Targets (issue 8)\n\n| figure | target | measured (median) | status |\n| --- | --- | --- | --- |\n")
+	r.printf("## Targets\n\n| figure | target | measured (median) | status |\n| --- | --- | --- | --- |\n")
 	for _, s := range rows {
 		r.printf("| %s | %s | %s | %s |\n", s.figure, s.target, s.measured, s.verdict)
 	}
