@@ -11,14 +11,18 @@ require (
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/owenrumney/go-sarif/v2 v2.3.3
 	github.com/pelletier/go-toml/v2 v2.2.3
-	github.com/rogpeppe/go-internal v1.16.0
 	github.com/rs/zerolog v1.33.0
-	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
-	github.com/spf13/viper v1.19.0
 	github.com/zricethezav/gitleaks/v8 v8.30.1
 	golang.org/x/sys v0.48.0
 	golang.org/x/text v0.43.0
-	gopkg.in/yaml.v3 v3.0.1
+)
+
+// Used directly by tests only.
+require (
+	github.com/rogpeppe/go-internal v1.16.0 // test: testscript for the CLI
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // test: SARIF and action.yml schema validation (internal/sarifcheck)
+	github.com/spf13/viper v1.19.0 // test: gitleaks' own config loading, the reference for internal/secrets (also a gitleaks dependency)
+	gopkg.in/yaml.v3 v3.0.1 // test: reading action.yml
 )
 
 require (
