@@ -39,6 +39,9 @@ type Options struct {
 	Buffer int
 }
 
+// AllowMarker is the inline suppression marker.
+const AllowMarker = "privscan:allow"
+
 // SuppressInline is the source name counted for privscan:allow comments.
 const SuppressInline = "inline"
 
@@ -346,7 +349,7 @@ func (p *Fingerprinter) finish(base [32]byte, n int) string {
 // in any comment syntax or string because only the marker itself is looked
 // for.
 func allowedInline(line []byte, ruleID string) bool {
-	const marker = "privscan:allow"
+	const marker = AllowMarker
 	rest := line
 	for {
 		i := bytes.Index(rest, []byte(marker))

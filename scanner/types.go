@@ -43,6 +43,13 @@ type Fragment struct {
 	Lines  []Line
 	// Skipped is set (and Lines is empty) when the file was not scanned.
 	Skipped Skip
+	// BaseMarkers, for a diff fragment, holds the base side of added lines
+	// that carry a privscan:allow marker: by index into Lines, the lines
+	// the same hunk removed that carry one too. A marker is on the base
+	// side when such a removed line allows the same rule; every other
+	// marker on an added line was added by the change. Nil when no added
+	// line has a marker, and for other kinds of fragment.
+	BaseMarkers map[int][][]byte
 }
 
 // Source yields fragments in a deterministic order.

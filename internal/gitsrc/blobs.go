@@ -320,7 +320,7 @@ func (p *processor) fragmentFor(c *change, commit string) (*scanner.Fragment, er
 	if ob != nil {
 		orecs = p.blobs.records(c.from.hash, ob)
 	}
-	added := diffAdded(orecs, recs)
+	removed, added := diffChanged(orecs, recs)
 	n, size := 0, 0
 	for i, a := range added {
 		if a {
@@ -343,7 +343,42 @@ func (p *processor) fragmentFor(c *change, commit string) (*scanner.Fragment, er
 			f.Lines = append(f.Lines, scanner.Line{Number: i + 1, Text: buf[start:len(buf):len(buf)]})
 		}
 	}
+	if orecs != nil && bytes.Contains(buf, allowMarker) {
+		f.BaseMarkers = baseMarkers(f, orecs, removed, added)
+	}
 	return f, nil
+}
+
+var allowMarker = []byte(scanner.AllowMarker)
+
+// baseMarkers finds, for each added line of f that carries a marker, the
+// lines removed in the same hunk that carry one too (the base side of a
+// marker the change did not add).
+func baseMarkers(f *scanner.Fragment, orecs [][]byte, removed, added []bool) map[int][][]byte {
+	// Lines holds the added records in order: map record index -> line.
+	lineOf := make(map[int]int)
+	for li, l := range f.Lines {
+		if bytes.Contains(l.Text, allowMarker) {
+			lineOf[l.Number-1] = li
+		}
+	}
+	pairs := hunkRemoved(removed, added, len(orecs), func(k int) bool { _, ok := lineOf[k]; return ok })
+	var out map[int][][]byte
+	for k, olds := range pairs {
+		var base [][]byte
+		for _, o := range olds {
+			if t := lineText(orecs[o]); bytes.Contains(t, allowMarker) {
+				base = append(base, bytes.Clone(t))
+			}
+		}
+		if len(base) > 0 {
+			if out == nil {
+				out = map[int][][]byte{}
+			}
+			out[lineOf[k]] = base
+		}
+	}
+	return out
 }
 
 // wholeFragment returns a fragment holding every line of b, or a skipped

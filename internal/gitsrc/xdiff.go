@@ -47,19 +47,70 @@ func lineText(rec []byte) []byte {
 // diffAdded compares the records of an old and a new file and reports, for
 // each record of the new file, whether it is added.
 func diffAdded(a, b [][]byte) []bool {
+	_, added := diffChanged(a, b)
+	return added
+}
+
+// diffChanged compares the records of an old and a new file and reports,
+// for each record of the old file, whether it is removed, and for each
+// record of the new file, whether it is added.
+func diffChanged(a, b [][]byte) (removed, added []bool) {
 	if len(a) == 0 {
 		added := make([]bool, len(b))
 		for i := range added {
 			added[i] = true
 		}
-		return added
+		return nil, added
 	}
 	var x xenv
 	x.prepare(a, b)
 	x.recsCmp(0, len(x.f1.ha), 0, len(x.f2.ha), false)
 	x.compact(&x.f1, &x.f2)
 	x.compact(&x.f2, &x.f1)
-	return x.f2.changed[1 : len(b)+1]
+	return x.f1.changed[1 : len(a)+1], x.f2.changed[1 : len(b)+1]
+}
+
+// hunkRemoved pairs the records of a diff into hunks: for each new record
+// that is added, the indexes of the old records removed in the same hunk
+// (the run of changes between two unchanged records). Only new records for
+// which want returns true get an entry.
+func hunkRemoved(removed, added []bool, nOld int, want func(newIdx int) bool) map[int][]int {
+	var out map[int][]int
+	i, j := 0, 0 // old, new
+	for i < nOld || j < len(added) {
+		// Unchanged records are aligned one to one.
+		if (i < nOld && !removed[i]) && (j < len(added) && !added[j]) {
+			i++
+			j++
+			continue
+		}
+		oi := i
+		for i < nOld && removed[i] {
+			i++
+		}
+		nj := j
+		for j < len(added) && added[j] {
+			j++
+		}
+		if oi == i && nj == j {
+			// Defensive: the two sides disagree on alignment; stop
+			// pairing rather than loop.
+			break
+		}
+		for k := nj; k < j; k++ {
+			if want(k) {
+				if out == nil {
+					out = map[int][]int{}
+				}
+				idx := make([]int, 0, i-oi)
+				for o := oi; o < i; o++ {
+					idx = append(idx, o)
+				}
+				out[k] = idx
+			}
+		}
+	}
+	return out
 }
 
 const (
