@@ -64,6 +64,7 @@ type diffSource struct {
 	r         *Repo
 	ps        *pathspec
 	old, new  side
+	base      string // the old-side commit of a two-commit diff
 	commit    string // the new-side commit of a two-commit diff
 	untracked bool
 	msgFrom   *object.Commit
@@ -90,7 +91,7 @@ func (r *Repo) Diff(opts DiffOptions) (scanner.Source, error) {
 	}
 	commits := func(from, to *object.Commit, base *object.Commit) {
 		s.old, s.new = treeSide(base), treeSide(to)
-		s.commit = to.Hash.String()
+		s.base, s.commit = base.Hash.String(), to.Hash.String()
 		s.msgFrom, s.msgTo = from, to
 	}
 	errStaged := errors.New("--staged compares the index with at most one commit")
@@ -156,6 +157,12 @@ func (r *Repo) Diff(opts DiffOptions) (scanner.Source, error) {
 	}
 	return s, nil
 }
+
+// PolicyBase returns the commit a two-commit comparison compares against
+// (the a of a..b and "a b", the merge base of a...b): the trusted side,
+// whose policy files judge the change. It is "" when either side is the
+// index or the working tree.
+func (s *diffSource) PolicyBase() string { return s.base }
 
 // entries lists one side of a non tree-to-tree comparison.
 func (s *diffSource) entries(ctx context.Context, sd side, p *processor, idx *index.Index) ([]entry, error) {

@@ -298,6 +298,17 @@ func (r *Repo) History(rangeSpec string, paths []string) (scanner.Source, error)
 	return h, nil
 }
 
+// PolicyBase returns the boundary of a history range (the a of a..b, the
+// merge base of a...b): the trusted side, whose policy files judge the
+// commits in the range. It is "" for a history without a boundary (all
+// of a revision) and when a...b has several merge bases.
+func (h *historySource) PolicyBase() string {
+	if len(h.exclude) != 1 {
+		return ""
+	}
+	return h.exclude[0].Hash.String()
+}
+
 type historySource struct {
 	r                *Repo
 	ps               *pathspec

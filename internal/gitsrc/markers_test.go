@@ -1,6 +1,7 @@
 package gitsrc
 
 import (
+	"errors"
 	"reflect"
 	"testing"
 )
@@ -54,5 +55,58 @@ func TestBaseMarkers(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("base marker lines per added line: got %v, want %v", got, want)
+	}
+}
+
+func TestReadFileAtAndPolicyBase(t *testing.T) {
+	f := newFixture(t)
+	f.write(".privscan.toml", "fail-on = \"error\"\n")
+	f.write("dir/x.txt", "x\n")
+	a := f.commit("a")
+	f.write(".privscan.toml", "exclude = [\"**\"]\n")
+	b := f.commit("b")
+	r := open(t, f.dir)
+
+	got, err := r.ReadFileAt(a, ".privscan.toml", 1<<20)
+	if err != nil || string(got) != "fail-on = \"error\"\n" {
+		t.Fatalf("ReadFileAt(a): %q, %v", got, err)
+	}
+	if _, err := r.ReadFileAt(a, ".privscanignore", 1<<20); !errors.Is(err, ErrFileNotInCommit) {
+		t.Fatalf("missing file: %v", err)
+	}
+	if _, err := r.ReadFileAt(a, "dir", 1<<20); !errors.Is(err, ErrFileNotInCommit) {
+		t.Fatalf("directory: %v", err)
+	}
+	if _, err := r.ReadFileAt(a, ".privscan.toml", 3); err == nil {
+		t.Fatal("over max: no error")
+	}
+
+	type policyBase interface{ PolicyBase() string }
+	for _, c := range []struct {
+		revs []string
+		want string
+	}{
+		{[]string{a + ".." + b}, a},
+		{[]string{a, b}, a},
+		{[]string{a + "..." + b}, a},
+		{[]string{a}, ""}, // a vs the working tree
+		{nil, ""},
+	} {
+		src, err := r.Diff(DiffOptions{Revs: c.revs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := src.(policyBase).PolicyBase(); got != c.want {
+			t.Errorf("Diff(%v).PolicyBase() = %q, want %q", c.revs, got, c.want)
+		}
+	}
+	for _, c := range []struct{ rng, want string }{{a + ".." + b, a}, {a + "..." + b, a}, {"", ""}, {b, ""}} {
+		src, err := r.History(c.rng, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := src.(policyBase).PolicyBase(); got != c.want {
+			t.Errorf("History(%q).PolicyBase() = %q, want %q", c.rng, got, c.want)
+		}
 	}
 }

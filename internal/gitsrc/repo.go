@@ -3,6 +3,7 @@ package gitsrc
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -333,4 +334,49 @@ func (r *Repo) mergeBase(spec string, a, b *object.Commit) (*object.Commit, erro
 		return nil, &RevError{Rev: spec, Shallow: r.IsShallow()}
 	}
 	return bases[0], nil
+}
+
+// ErrFileNotInCommit is returned by ReadFileAt when the commit has no file
+// at the path.
+var ErrFileNotInCommit = errors.New("no such file in the commit")
+
+// ReadFileAt returns the content of the file at path (slash-separated,
+// relative to the repository root) in commit rev, reading git objects
+// only (never the working tree). A file larger than max bytes is an error.
+func (r *Repo) ReadFileAt(rev, path string, max int64) ([]byte, error) {
+	c, err := r.resolve(rev)
+	if err != nil {
+		return nil, err
+	}
+	t, err := object.GetTree(r.store, c.TreeHash)
+	if err != nil {
+		return nil, fmt.Errorf("read tree of commit %s: %w", c.Hash, err)
+	}
+	e, err := t.FindEntry(path)
+	if err != nil {
+		if errors.Is(err, object.ErrEntryNotFound) || errors.Is(err, object.ErrDirectoryNotFound) {
+			return nil, ErrFileNotInCommit
+		}
+		return nil, fmt.Errorf("read tree of commit %s: %w", c.Hash, err)
+	}
+	if !e.Mode.IsFile() {
+		return nil, ErrFileNotInCommit
+	}
+	size, err := r.store.EncodedObjectSize(e.Hash)
+	if err != nil {
+		return nil, fmt.Errorf("read object %s of commit %s: %w", e.Hash, c.Hash, err)
+	}
+	if size > max {
+		return nil, fmt.Errorf("file of %d bytes in commit %s is larger than %d bytes", size, c.Hash, max)
+	}
+	b, err := object.GetBlob(r.store, e.Hash)
+	if err != nil {
+		return nil, fmt.Errorf("read object %s of commit %s: %w", e.Hash, c.Hash, err)
+	}
+	rd, err := b.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("read object %s of commit %s: %w", e.Hash, c.Hash, err)
+	}
+	defer rd.Close()
+	return io.ReadAll(io.LimitReader(rd, max+1))
 }
