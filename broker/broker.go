@@ -80,7 +80,12 @@ func (b *Broker) loadMap() (*keyMap, *Error) {
 	}
 	km, err := parseKeyMap(data)
 	if err != nil {
-		return nil, &Error{Code: CodeConfigInvalid, Path: b.mapPath, msg: "key map " + b.mapPath + ": " + err.Error()}
+		e := &Error{Code: CodeConfigInvalid, Path: b.mapPath, msg: "key map " + b.mapPath + ": " + err.Error()}
+		var mi *mapIssue
+		if errors.As(err, &mi) {
+			e.hint = mi.hint
+		}
+		return nil, e
 	}
 	km.dir = filepath.Dir(b.mapPath)
 	return km, nil

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/privscan/privscan/internal/suggest"
 )
 
 // keyMap is a parsed key map. It holds digests of the keys, never the keys
@@ -26,7 +28,10 @@ type entry struct {
 }
 
 // mapIssue is a value-free reason a key map is invalid.
-type mapIssue struct{ msg string }
+type mapIssue struct {
+	msg  string
+	hint string // a suggestion, when there is one
+}
 
 func (m *mapIssue) Error() string { return m.msg }
 
@@ -39,11 +44,11 @@ func parseKeyMap(data []byte) (*keyMap, error) {
 		var pe toml.ParseError
 		if errors.As(err, &pe) && pe.Position.Line > 0 {
 			if pe.Position.Col > 0 {
-				return nil, &mapIssue{fmt.Sprintf("line %d, column %d: invalid TOML", pe.Position.Line, pe.Position.Col)}
+				return nil, &mapIssue{msg: fmt.Sprintf("line %d, column %d: invalid TOML", pe.Position.Line, pe.Position.Col)}
 			}
-			return nil, &mapIssue{fmt.Sprintf("line %d: invalid TOML", pe.Position.Line)}
+			return nil, &mapIssue{msg: fmt.Sprintf("line %d: invalid TOML", pe.Position.Line)}
 		}
-		return nil, &mapIssue{"invalid TOML"}
+		return nil, &mapIssue{msg: "invalid TOML"}
 	}
 	km := &keyMap{}
 	for name, v := range raw {
@@ -54,23 +59,23 @@ func parseKeyMap(data []byte) (*keyMap, error) {
 		case "catalogs":
 			dst = &km.catalogs
 		default:
-			return nil, &mapIssue{unexpectedTop(v)}
+			return nil, unexpectedTop(name, v)
 		}
 		tbl, ok := v.(map[string]any)
 		if !ok {
-			return nil, &mapIssue{fmt.Sprintf("[%s] must be a table", name)}
+			return nil, &mapIssue{msg: fmt.Sprintf("[%s] must be a table", name)}
 		}
 		for k, pv := range tbl {
 			p, ok := pv.(string)
 			switch {
 			case k == "":
-				return nil, &mapIssue{fmt.Sprintf("[%s] has an empty key", name)}
+				return nil, &mapIssue{msg: fmt.Sprintf("[%s] has an empty key", name)}
 			case !ok:
-				return nil, &mapIssue{fmt.Sprintf("an entry in [%s] is not a string (a path)", name)}
+				return nil, &mapIssue{msg: fmt.Sprintf("an entry in [%s] is not a string (a path)", name)}
 			case p == "":
-				return nil, &mapIssue{fmt.Sprintf("an entry in [%s] has an empty path", name)}
+				return nil, &mapIssue{msg: fmt.Sprintf("an entry in [%s] has an empty path", name)}
 			case strings.IndexByte(p, 0) >= 0:
-				return nil, &mapIssue{fmt.Sprintf("an entry in [%s] has a path with a NUL byte", name)}
+				return nil, &mapIssue{msg: fmt.Sprintf("an entry in [%s] has a path with a NUL byte", name)}
 			}
 			*dst = append(*dst, entry{digest: sha256.Sum256([]byte(k)), path: p})
 		}
@@ -81,12 +86,17 @@ func parseKeyMap(data []byte) (*keyMap, error) {
 // unexpectedTop describes a top-level entry other than [keys] and
 // [catalogs]. Its name is not repeated, even when it looks like a plain
 // identifier: a catalogued name spelled as an identifier (acme_corp) looks
-// like one too.
-func unexpectedTop(v any) string {
+// like one too. A section within a typo of [keys] or [catalogs] gets that
+// name as a suggestion (which says only that the name is close to it).
+func unexpectedTop(name string, v any) *mapIssue {
 	if _, isTable := v.(map[string]any); isTable {
-		return "unknown section (only [keys] and [catalogs] are allowed)"
+		mi := &mapIssue{msg: "unknown section (only [keys] and [catalogs] are allowed)"}
+		if n := suggest.Nearest(name, []string{"keys", "catalogs"}); n != "" {
+			mi.hint = "did you mean [" + n + "]? The key map may hold only [keys] and [catalogs] tables"
+		}
+		return mi
 	}
-	return "unexpected top-level key (entries belong under [keys] or [catalogs])"
+	return &mapIssue{msg: "unexpected top-level key (entries belong under [keys] or [catalogs])"}
 }
 
 // lookup finds key among entries in time that depends only on the number of
@@ -112,7 +122,7 @@ func expandPath(p, dir, home string) (string, error) {
 	switch {
 	case p == "~" || strings.HasPrefix(p, "~/"):
 		if home == "" {
-			return "", &mapIssue{"a path starts with ~/ but HOME is unset"}
+			return "", &mapIssue{msg: "a path starts with ~/ but HOME is unset"}
 		}
 		return filepath.Join(home, strings.TrimPrefix(p, "~")), nil
 	case filepath.IsAbs(p):

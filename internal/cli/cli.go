@@ -136,6 +136,22 @@ Prints the version.`,
 // Run runs one privscan command. The error maps to an exit code with
 // ExitCode; Report prints it.
 func Run(ctx context.Context, env *Env) error {
+	err := run(ctx, env)
+	if err != nil {
+		resolveNames(ctx, newScreen(env, env.Args), err)
+	}
+	return err
+}
+
+// commands lists the commands, for suggestions.
+var commands = []string{"diff", "history", "scan", "text", "redact", "catalog", "init", "demo", "mcp", "hook", "action", "version", "help"}
+
+func unknownCommand(typed string) error {
+	return &nameError{what: "unknown command", raw: typed, candidates: commands,
+		suggestFmt: "did you mean `privscan %s`?", hint: "run `privscan help` for the commands"}
+}
+
+func run(ctx context.Context, env *Env) error {
 	if env.Getenv == nil {
 		env.Getenv = func(string) string { return "" }
 	}
@@ -174,14 +190,14 @@ func Run(ctx context.Context, env *Env) error {
 				fmt.Fprintln(env.Stdout, h)
 				return nil
 			}
-			return usagef("no help for an unknown command")
+			return unknownCommand(rest[0])
 		}
 		fmt.Fprint(env.Stdout, usage)
 		return nil
 	}
-	// The command is not repeated: arguments can hold catalogued names,
-	// and error messages end up in CI logs.
-	return usagef("unknown command")
+	// The command is repeated only after screening: arguments can hold
+	// catalogued names, and error messages end up in CI logs.
+	return unknownCommand(cmd)
 }
 
 // Main runs privscan as a process: it is what cmd/privscan calls.

@@ -75,6 +75,10 @@ func hintFor(err error) string {
 	if errors.As(err, &he) {
 		return he.hint
 	}
+	var ne *nameError
+	if errors.As(err, &ne) {
+		return ne.hintText()
+	}
 	var be *broker.Error
 	if errors.As(err, &be) {
 		return be.Hint()

@@ -72,11 +72,14 @@ func parseArgs(fs *flag.FlagSet, args []string) (positional, paths []string, err
 }
 
 // flagError rewrites an error of the flag package, which quotes the
-// offending argument, into one that names at most a flag defined in fs.
+// offending argument, into one that names the flag (after screening, see
+// nameError) and never its value.
 func flagError(fs *flag.FlagSet, err error) error {
 	msg := err.Error()
-	if _, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
-		return usagef("%s", msg) // names a defined flag
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		if fs.Lookup(name) != nil { // a defined flag: its name is ours
+			return usagef("flag --%s needs a value", name)
+		}
 	}
 	var name string
 	fs.VisitAll(func(f *flag.Flag) {
@@ -84,11 +87,16 @@ func flagError(fs *flag.FlagSet, err error) error {
 			name = f.Name
 		}
 	})
+	help := "run `privscan help " + strings.Fields(fs.Name())[0] + "` for its flags"
 	switch {
 	case name != "":
 		return usagef("invalid value for --%s", name)
 	case strings.HasPrefix(msg, "bad flag syntax"):
-		return usagef("bad flag syntax")
+		return &hintError{err: usagef("bad flag syntax"), hint: help}
 	}
-	return usagef("unknown flag")
+	typed, _ := strings.CutPrefix(msg, "flag provided but not defined: -")
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	return &nameError{what: "unknown flag", raw: typed, prefix: "--", candidates: names,
+		tail: "for " + fs.Name(), hint: help}
 }

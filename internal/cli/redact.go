@@ -28,13 +28,16 @@ func runRedact(ctx context.Context, env *Env, args []string) error {
 	if len(pos) > 1 || len(paths) > 0 {
 		return usagef("redact takes at most one file")
 	}
+	if err := checkConfigFile(env, *configPath); err != nil {
+		return err
+	}
 	matcher, err := openCatalog(env, *catalogKey)
 	if err != nil {
 		return err
 	}
 	repoCfg, _, err := engine.RepoFiles("", absPath(env, *configPath))
 	if err != nil {
-		return withHint(fmt.Errorf("repository config: %w", err), "fix or remove the file")
+		return repoConfigError(err)
 	}
 	opts, err := engine.Options(engine.Settings{Matcher: matcher, Repo: repoCfg, Secrets: &engine.Secrets{}})
 	if err != nil {

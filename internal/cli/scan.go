@@ -44,6 +44,14 @@ func runScan(ctx context.Context, env *Env, cmd string, args []string) error {
 	if err := checkArgs(cmd, pos, paths); err != nil {
 		return err
 	}
+	if cmd == "scan" {
+		if err := checkScanPaths(env, append(pos, paths...)); err != nil {
+			return err
+		}
+	}
+	if err := checkConfigFile(env, f.config); err != nil {
+		return err
+	}
 
 	// The catalog first: it is the most common configuration problem, and
 	// nothing is scanned without it.
@@ -59,7 +67,10 @@ func runScan(ctx context.Context, env *Env, cmd string, args []string) error {
 
 	repoCfg, suppressed, err := engine.RepoFiles(root, absPath(env, f.config))
 	if err != nil {
-		return withHint(fmt.Errorf("repository config: %w", err), "fix or remove the file; see `privscan help` for its format")
+		return repoConfigError(err)
+	}
+	if err := checkSeverityRules(ctx, env, matcher, repoCfg); err != nil {
+		return err
 	}
 	if f.baseline != "" {
 		if err := loadBaseline(absPath(env, f.baseline), suppressed); err != nil {
@@ -117,12 +128,15 @@ func checkArgs(cmd string, pos, paths []string) error {
 	return nil
 }
 
+var formats = []string{"text", "json", "sarif", "github", "markdown"}
+
 func checkFormat(format string) error {
 	switch format {
 	case "text", "json", "sarif", "github", "markdown":
 		return nil
 	}
-	return usagef("unknown --format (want text, json, sarif, github or markdown)")
+	return &nameError{what: "unknown --format", raw: format, candidates: formats,
+		tail: "(want text, json, sarif, github or markdown)", withheld: "(value withheld)"}
 }
 
 // failLevel parses --fail-on; "never" is level 0.
@@ -133,7 +147,8 @@ func failLevel(s string) (catalog.Severity, error) {
 	if l, ok := catalog.ParseSeverity(s); ok {
 		return l, nil
 	}
-	return 0, usagef("unknown --fail-on level (want error, warning, note or never)")
+	return 0, &nameError{what: "unknown --fail-on level", raw: s, candidates: []string{"error", "warning", "note", "never"},
+		tail: "(want error, warning, note or never)", withheld: "(value withheld)"}
 }
 
 func openCatalog(env *Env, key string) (*catalog.Matcher, error) {

@@ -121,9 +121,8 @@ func Parse(data []byte) (*Repo, error) {
 		return nil, fmt.Errorf("%s: invalid TOML or wrong value type", FileName)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
-		// Key names are not repeated: a name in the file can be a
-		// catalogued name spelled as an identifier.
-		return nil, fmt.Errorf("%s: unknown key (the file may hold fail-on, exclude, [detectors] and [severity])", FileName)
+		k := und[0]
+		return nil, &KeyError{Section: strings.Join(k[:len(k)-1], "."), Key: k[len(k)-1], Known: topKeys}
 	}
 	r := &Repo{Exclude: raw.Exclude, Detectors: map[string]bool{}, Severity: map[string]catalog.Severity{}}
 	switch raw.FailOn {
@@ -140,7 +139,7 @@ func Parse(data []byte) (*Repo, error) {
 	}
 	for name, on := range raw.Detectors {
 		if !known(name) {
-			return nil, fmt.Errorf("%s: unknown key in [detectors] (known: %s)", FileName, strings.Join(detectorNames, ", "))
+			return nil, &KeyError{Section: "detectors", Key: name, Known: detectorNames}
 		}
 		r.Detectors[name] = on
 	}
@@ -159,6 +158,26 @@ func Parse(data []byte) (*Repo, error) {
 		r.Severity[id] = s
 	}
 	return r, nil
+}
+
+// topKeys are the keys a .privscan.toml may hold at the top level.
+var topKeys = []string{"fail-on", "exclude", "detectors", "severity"}
+
+// KeyError is an unknown key in a .privscan.toml. Its message does not
+// repeat the key (a name in the file can be a catalogued name spelled as an
+// identifier); Key holds it for a front end that screens it first.
+type KeyError struct {
+	Section string   // "" for the top level, "detectors", …
+	Key     string   // the unknown key; not part of the message
+	Known   []string // the keys allowed where it is
+}
+
+func (e *KeyError) Error() string {
+	where := "at the top level"
+	if e.Section != "" {
+		where = "in [" + e.Section + "]"
+	}
+	return fmt.Sprintf("%s: unknown key %s (known: %s)", FileName, where, strings.Join(e.Known, ", "))
 }
 
 func known(name string) bool {

@@ -47,9 +47,9 @@ secrets = true
 		{name: "syntax error names the line", in: "fail-on = \"x\"\n\nexclude = [\"Jane Doe\"", wantErr: ".privscan.toml line 3: invalid TOML"},
 		{name: "wrong type", in: `exclude = "Jane Doe"`, wantErr: "invalid TOML or wrong value type"},
 		{name: "wrong detector type", in: "[detectors]\nphone = \"Jane Doe\"", wantErr: "invalid TOML or wrong value type"},
-		{name: "unknown top-level key", in: `colour = "Jane Doe"`, wantErr: `unknown key (the file may hold`},
-		{name: "unknown nested key", in: "[extra]\nx = \"Jane Doe\"", wantErr: `unknown key (the file may hold`},
-		{name: "unknown key is not repeated", in: `Jane_Doe = 1`, wantErr: `unknown key (the file may hold`},
+		{name: "unknown top-level key", in: `colour = "Jane Doe"`, wantErr: `unknown key at the top level (known: fail-on, exclude, detectors, severity)`},
+		{name: "unknown nested key", in: "[extra]\nx = \"Jane Doe\"", wantErr: `unknown key at the top level (known: fail-on, exclude, detectors, severity)`},
+		{name: "unknown key is not repeated", in: `Jane_Doe = 1`, wantErr: `unknown key at the top level (known: fail-on, exclude, detectors, severity)`},
 		{name: "unknown detector", in: "[detectors]\nJaneDoe = true", wantErr: `unknown key in [detectors] (known: email,`},
 		{name: "severity id without slash", in: "[severity]\nJANE-DOE = \"error\"", wantErr: `severity: a key is not a rule ID`},
 		{name: "severity bad level", in: "[severity]\n\"catalog/JaneDoe\" = \"Jane Doe\"", wantErr: `severity: a level must be error, warning, note or off`},
@@ -194,7 +194,7 @@ func TestLoadFiles(t *testing.T) {
 var repoErrorShape = regexp.MustCompile(`^\.privscan\.toml(` +
 	` line \d+: invalid TOML` +
 	`|: invalid TOML or wrong value type` +
-	`|: unknown key \(the file may hold fail-on, exclude, \[detectors\] and \[severity\]\)` +
+	`|: unknown key at the top level \(known: fail-on, exclude, detectors, severity\)` +
 	`|: fail-on must be error, warning, note or never` +
 	`|: exclude: glob \d+ of \d+ is invalid` +
 	`|: unknown key in \[detectors\] \(known: [a-z, -]+\)` +

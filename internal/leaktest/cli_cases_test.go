@@ -1,6 +1,7 @@
 package leaktest
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -33,6 +34,8 @@ func (w *world) writeInputs(t *testing.T) map[string]string {
 	put("bad.toml", "fail-on = \"warning\"\nexclude = [\""+c.persons[0]+"\", \""+c.email+"\"\n")
 	put("bad-key.toml", identSpellings(c.idents[0])[2]+" = \""+c.persons[1]+"\"\n")
 	put("bad-severity.toml", "[severity]\n\""+c.rxHits[0]+"\" = \""+c.persons[2]+"\"\n")
+	put("unknown-pii-rule.toml", "[severity]\n\"pii/"+identSpellings(c.idents[0])[1]+"\" = \"off\"\n")
+	put("unknown-catalog-rule.toml", "[severity]\n\"catalog/"+identSpellings(c.idents[1])[2]+"\" = \"off\"\n")
 	put("bad-detector.toml", "[detectors]\n"+identSpellings(c.idents[1])[2]+" = true\n")
 	put("bad-baseline.json", "{\"version\": 1, \"findings\": [{\"fingerprint\": \""+c.persons[0]+"\"}, "+c.email)
 	put("wrong-baseline.json", "{\"version\": 7, \"tool\": \""+c.token+"\"}")
@@ -132,6 +135,7 @@ func (w *world) cliMatrix(t *testing.T) {
 			{"main..HEAD", "--baseline", baseline},
 			{"main..HEAD", "-q", "--fail-on", "never", "--category", "privscan/leaktest"},
 			{"HEAD", "--config", filepath.Join(w.inputs, "ok.toml")},
+			{"HEAD", "--config", in["unknown-catalog-rule.toml"]},
 		},
 		"history": {{}, {"main.." + w.branch}, {w.branch}, {"--", "docs"}, {"main..HEAD", "--baseline", baseline}},
 		"scan":    {{}, {"internal", "docs", "notes"}, {"--output", "{out}/report", "--fail-on", "error"}},
@@ -163,7 +167,12 @@ func (w *world) cliMatrix(t *testing.T) {
 				errCase{path: "bad-baseline/syntax", args: []string{"--baseline", in["bad-baseline.json"]}, want: "baseline"},
 				errCase{path: "bad-baseline/version", args: []string{"--baseline", in["wrong-baseline.json"]}, want: "baseline"},
 				errCase{path: "cancel/before", want: "interrupted"},
+				errCase{path: "bad-config/missing", args: []string{"--config", filepath.Join(w.inputs, identSpellings(c.idents[0])[1]+".toml")}, want: "does not exist"},
+				errCase{path: "bad-config/severity-rule", args: []string{"--config", in["unknown-pii-rule.toml"]}, want: "does not exist"},
 			)
+			if verb == "scan" {
+				errs = append(errs, errCase{path: "bad-path/missing", args: []string{identSpellings(c.idents[0])[1]}, want: "does not exist"})
+			}
 			if verb == "diff" || verb == "history" {
 				errs = append(errs,
 					errCase{path: "bad-rev/rev", args: []string{c.badRev}, want: "unknown revision"},
@@ -238,6 +247,12 @@ func (w *world) cliMatrix(t *testing.T) {
 	w.runCLI(t, cliCase{group: "other", verb: "help", path: "ok", args: []string{"help"}, codes: []int{0}})
 	w.runCLI(t, cliCase{group: "other", verb: "help", path: "err:unknown-topic", args: []string{"help", c.persons[0]}, codes: fail})
 	w.runCLI(t, cliCase{group: "other", verb: "unknown", path: "err:unknown-command", args: []string{identSpellings(c.idents[0])[4]}, codes: fail})
+	// Mistakes are named only after screening: every spelling of a
+	// catalogued identifier, as a command or a flag, stays withheld.
+	for i, sp := range identSpellings(c.idents[1]) {
+		w.runCLI(t, cliCase{group: "other", verb: "unknown", path: fmt.Sprintf("err:unknown-command/spelling-%d", i), args: []string{sp}, codes: fail, want: []string{"unknown command (name withheld)"}})
+		w.runCLI(t, cliCase{group: "other", verb: "unknown", path: fmt.Sprintf("err:unknown-flag/spelling-%d", i), args: []string{"history", "--" + sp}, codes: fail, want: []string{"unknown flag (name withheld)"}})
+	}
 	w.runCLI(t, cliCase{group: "other", verb: "unknown", path: "err:no-command", args: nil, codes: fail})
 	w.runCLI(t, cliCase{group: "other", verb: "demo", path: "ok", args: []string{"demo"}, codes: []int{0}})
 	w.runCLI(t, cliCase{group: "other", verb: "mcp", path: "err:http-addr", args: []string{"mcp", "--http", c.persons[0]}, codes: fail})

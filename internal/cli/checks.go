@@ -1,0 +1,145 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/internal/config"
+	"github.com/privscan/privscan/internal/pii"
+	"github.com/privscan/privscan/internal/secrets"
+)
+
+// Checks that turn would-be silent no-ops into errors or warnings: a
+// privacy gate that quietly scans nothing is a gate that passes leaks.
+//
+//   - scan of a path that does not exist: error (it would scan nothing).
+//   - --config naming a file that does not exist: error (it would fall
+//     back to no configuration, dropping the user's excludes and levels).
+//   - an unknown key in .privscan.toml: error naming the key.
+//   - a [severity] override for a pii/ rule that does not exist: error (the
+//     built-in detectors are a fixed set; this is a typo).
+//   - a [severity] override for a catalog/ or secret/ rule that does not
+//     exist: warning on stderr. The repository's file is shared by people
+//     whose catalogs differ, and the secret rules change between releases;
+//     failing every scan for that would be wrong, saying nothing too.
+
+// checkScanPaths fails when a path given to scan does not exist. Paths with
+// glob characters are pathspecs, not files, and are not checked.
+func checkScanPaths(env *Env, paths []string) error {
+	for _, p := range paths {
+		if p == "" || strings.ContainsAny(p, "*?[") {
+			continue
+		}
+		if _, err := os.Lstat(absPath(env, p)); errors.Is(err, fs.ErrNotExist) {
+			return &nameError{what: "path", raw: p, shape: shapePath, tail: "does not exist",
+				withheld: "(withheld)", hint: "scan takes files and folders of the working tree, relative to the current directory"}
+		}
+	}
+	return nil
+}
+
+// checkConfigFile fails when --config names a file that does not exist.
+func checkConfigFile(env *Env, path string) error {
+	if path == "" {
+		return nil
+	}
+	if _, err := os.Stat(absPath(env, path)); errors.Is(err, fs.ErrNotExist) {
+		return &nameError{what: "--config file", raw: path, shape: shapePath, tail: "does not exist",
+			withheld: "(withheld)", hint: "without --config, privscan reads .privscan.toml at the repository root if there is one"}
+	}
+	return nil
+}
+
+// repoConfigError names an unknown key of .privscan.toml (after
+// screening) and suggests the nearest known one.
+func repoConfigError(err error) error {
+	var ke *config.KeyError
+	if errors.As(err, &ke) {
+		where := "at the top level"
+		if ke.Section != "" {
+			where = "in [" + ke.Section + "]"
+		}
+		return &nameError{what: "repository config: unknown key", raw: ke.Key, candidates: ke.Known,
+			tail: fmt.Sprintf("%s (known: %s)", where, strings.Join(ke.Known, ", ")), withheld: "(withheld)",
+			hint: "fix or remove the key; `privscan help` describes the file"}
+	}
+	return withHint(fmt.Errorf("repository config: %w", err), "fix or remove the file; see `privscan help` for its format")
+}
+
+// checkSeverityRules checks the rule IDs of the [severity] overrides
+// against the rules that exist: an unknown pii/ rule is an error, an
+// unknown catalog/ or secret/ rule a warning (see above). Rule IDs that are
+// not known are shown only after screening.
+func checkSeverityRules(ctx context.Context, env *Env, m *catalog.Matcher, repo *config.Repo) error {
+	if repo == nil || len(repo.Severity) == 0 {
+		return nil
+	}
+	ids := make([]string, 0, len(repo.Severity))
+	for id := range repo.Severity {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	known := map[string][]string{}
+	for _, name := range pii.Names() {
+		known["pii"] = append(known["pii"], "pii/"+name)
+	}
+	for _, r := range m.Rules() {
+		known["catalog"] = append(known["catalog"], "catalog/"+r.ID)
+	}
+	var scr *screen
+	for _, id := range ids {
+		src, _, _ := strings.Cut(id, "/")
+		if src == "secret" && known["secret"] == nil {
+			d, err := secrets.New()
+			if err != nil {
+				return fmt.Errorf("loading the secret rules: %w", err)
+			}
+			for _, r := range d.Rules() {
+				known["secret"] = append(known["secret"], r.ID)
+			}
+		}
+		cands, ok := known[src]
+		if !ok {
+			return &nameError{what: "[severity] rule", raw: id, tail: "in " + config.FileName + " is not a rule ID",
+				withheld: "(withheld)", hint: "rule IDs start with catalog/, pii/ or secret/"}
+		}
+		if contains(cands, id) {
+			continue
+		}
+		ne := &nameError{what: "[severity] names rule", raw: id, candidates: cands,
+			tail: "in " + config.FileName + ", which does not exist", withheld: "(withheld)",
+			hint: "the built-in PII rules are " + strings.Join(known["pii"], ", ")}
+		if src == "pii" {
+			return ne // Run screens the name
+		}
+		if scr == nil {
+			scr = newScreen(env, env.Args)
+		}
+		ne.resolve(ctx, scr)
+		why := "this catalog has no such rule"
+		if src == "secret" {
+			why = "this version's secret rules have none such"
+		}
+		msg := ne.Error() + " (" + why + "; the override does nothing)"
+		fmt.Fprintf(env.Stderr, "privscan: warning: %s\n", oneLine(msg))
+		if ne.suggest != "" {
+			fmt.Fprintf(env.Stderr, "privscan: hint: %s\n", oneLine(ne.suggest))
+		}
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
