@@ -16,18 +16,18 @@ import (
 )
 
 func runCatalog(env *Env, args []string) error {
+	fs := flag.NewFlagSet("catalog check", flag.ContinueOnError)
+	key := fs.String("catalog-key", "", "catalog `KEY` in the key map")
 	if len(args) == 0 || args[0] != "check" {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-			fmt.Fprintln(env.Stdout, helpFor("catalog"))
+			fmt.Fprintln(env.Stdout, helpFor("catalog", fs))
 			return nil
 		}
 		return usagef("usage: privscan catalog check [--catalog-key KEY]")
 	}
-	fs := flag.NewFlagSet("catalog check", flag.ContinueOnError)
-	key := fs.String("catalog-key", "", "catalog `KEY` in the key map")
 	pos, paths, err := parseArgs(fs, args[1:])
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(env.Stdout, helpFor("catalog"))
+		fmt.Fprintln(env.Stdout, helpFor("catalog", fs))
 		return nil
 	}
 	if err != nil {
@@ -138,7 +138,7 @@ func runInit(env *Env, args []string) error {
 	platform := fset.String("platform", "", "also set up for `PLATFORM` (claude-code)")
 	pos, _, err := parseArgs(fset, args)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(env.Stdout, helpFor("init"))
+		fmt.Fprintln(env.Stdout, helpFor("init", fset))
 		return nil
 	}
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"strings"
 )
 
 // Env is everything a command may touch of the process: no command reads
@@ -40,97 +39,6 @@ func ToolVersion() string {
 		return bi.Main.Version
 	}
 	return "0.1.0-devel"
-}
-
-const usage = `privscan finds catalogued identifiers, PII and secrets in git changes,
-and never prints what it found.
-
-Usage:
-  privscan diff [<commit> | <a>..<b> | <a>...<b> | <a> <b>] [--staged] [-- <path>...]
-  privscan history [<range>] [-- <path>...]
-  privscan scan [<path>...]
-  privscan text [<file>|-]
-  privscan redact [<file>|-]
-  privscan catalog check
-  privscan init [--platform claude-code] [--force]
-  privscan mcp [--http <addr>] [--root <dir>]...
-  privscan hook claude-pre-tool-use
-  privscan action
-  privscan demo
-  privscan version
-
-Common flags (diff, history, scan, text):
-  --format text|json|sarif|github|markdown   output format (default text)
-  --output FILE          write the report to FILE instead of stdout
-  --fail-on LEVEL        error|warning|note|never: exit 1 when a finding is at
-                         or above LEVEL (default warning, or the repo's fail-on)
-  --catalog-key KEY      use the [catalogs] KEY of the key map
-  --baseline FILE        suppress findings whose fingerprint is in a previous
-                         --format json report
-  --config FILE          repository config (default <repo>/.privscan.toml)
-  --category ID          SARIF automationDetails.id
-  --no-color             no colour (also NO_COLOR)
-  -q                     no summary line
-
-Exit codes: 0 no finding at or above --fail-on, 1 findings, 2 error.
-The catalog comes from --catalog-key, then PRIVSCAN_CATALOG, then
-PRIVSCAN_CATALOG_FILE, then the "default" entry of
-$XDG_CONFIG_HOME/privscan/context-map.toml. Run "privscan help <command>"
-for a command's details.
-`
-
-var commandHelp = map[string]string{
-	"diff": `privscan diff [<commit> | <a>..<b> | <a>...<b> | <a> <b>] [--staged] [flags] [-- <path>...]
-
-Scans the lines a diff adds, with git diff's revision semantics:
-  (no revision)   working tree vs index, as "git diff"
-  <commit>        <commit> vs working tree
-  <a>..<b>, <a> <b>   commit a vs commit b
-  <a>...<b>       merge base of a and b vs b
-  --staged        index vs HEAD (what "git commit" would record)
-Comparisons with the working tree also scan untracked files that are not
-ignored (--no-untracked: exactly git diff's files). With two commits, the
-commit messages in the range are scanned too (--no-messages to skip).
-No git binary is needed.`,
-	"history": `privscan history [<range>] [flags] [-- <path>...]
-
-Scans every non-merge commit's patch against its first parent, and every
-commit message, in <range> (default: all of HEAD). <range> is a revision
-("main"), or "<a>..<b>".`,
-	"scan": `privscan scan [<path>...] [flags]
-
-Scans whole files of the working tree (default: the whole repository),
-honouring .gitignore.`,
-	"text": `privscan text [<file>|-] [flags]
-
-Scans any text: a commit message, a PR body, a log. "-" or no argument reads
-stdin. Lines and columns are those of the text.`,
-	"redact": `privscan redact [<file>|-] [--catalog-key KEY]
-
-Copies text to stdout with every catalog match, PII match and secret replaced
-by [<category>:<n>] ([secret:<n>] for secrets); the same value gets the same
-n within one run. Everything else is copied byte for byte. Streams: memory
-stays bounded for any input size.`,
-	"catalog": `privscan catalog check [--catalog-key KEY]
-
-Parses and lints the catalog; prints rule and value counts per category and
-severity, and lint warnings. Never prints a value.`,
-	"init": `privscan init [--platform claude-code] [--force]
-
-Creates the key map ($XDG_CONFIG_HOME/privscan/context-map.toml) and a sample
-catalog with a random fingerprint-key, both mode 0600. Refuses to overwrite
-existing files unless --force is given.`,
-	"demo": `privscan demo
-
-Builds a throw-away repository and catalog in a temporary directory, commits
-a change that leaks a catalogued name, an email and a secret, and runs
-"privscan diff HEAD~1" on it. Needs no configuration.`,
-	"action": ActionHelp,
-	"mcp":    MCPHelp,
-	"hook":   HookHelp,
-	"version": `privscan version
-
-Prints the version.`,
 }
 
 // Run runs one privscan command. The error maps to an exit code with
@@ -186,11 +94,7 @@ func run(ctx context.Context, env *Env) error {
 		return nil
 	case "help", "-h", "-help", "--help":
 		if len(rest) > 0 {
-			if h, ok := commandHelp[rest[0]]; ok {
-				fmt.Fprintln(env.Stdout, h)
-				return nil
-			}
-			return unknownCommand(rest[0])
+			return runHelp(ctx, env, rest[0])
 		}
 		fmt.Fprint(env.Stdout, usage)
 		return nil
@@ -217,13 +121,6 @@ func Main(ctx context.Context) int {
 func isTerminal(f *os.File) bool {
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
-func helpFor(cmd string) string {
-	if h, ok := commandHelp[cmd]; ok {
-		return h
-	}
-	return strings.TrimSpace(usage)
 }
 
 // stdinReader returns env.Stdin wrapped so that a read blocked on an idle

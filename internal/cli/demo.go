@@ -28,7 +28,7 @@ func demoCatalogText() string {
 func runDemo(ctx context.Context, env *Env, args []string) error {
 	if len(args) > 0 {
 		if args[0] == "-h" || args[0] == "--help" {
-			fmt.Fprintln(env.Stdout, helpFor("demo"))
+			fmt.Fprintln(env.Stdout, helpFor("demo", nil))
 			return nil
 		}
 		return usagef("demo takes no arguments")

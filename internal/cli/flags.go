@@ -25,14 +25,14 @@ type scanFlags struct {
 }
 
 func (f *scanFlags) register(fs *flag.FlagSet, cmd string) {
-	fs.StringVar(&f.format, "format", "text", "output format: text, json, sarif, github or markdown")
-	fs.StringVar(&f.output, "output", "", "write the report to `FILE`")
-	fs.StringVar(&f.failOn, "fail-on", "", "exit 1 on findings at or above `LEVEL`: error, warning, note or never")
-	fs.StringVar(&f.catalogKey, "catalog-key", "", "catalog `KEY` in the key map")
-	fs.StringVar(&f.baseline, "baseline", "", "suppress findings listed in a previous --format json report `FILE`")
-	fs.StringVar(&f.config, "config", "", "repository config `FILE` (default <repo>/.privscan.toml)")
-	fs.StringVar(&f.category, "category", "", "SARIF automationDetails.id")
-	fs.BoolVar(&f.noColor, "no-color", false, "no colour")
+	fs.StringVar(&f.format, "format", "text", "output `FORMAT`: text, json, sarif, github or markdown")
+	fs.StringVar(&f.output, "output", "", "write the report to `FILE` instead of stdout")
+	fs.StringVar(&f.failOn, "fail-on", "", "exit 1 on findings at or above `LEVEL`: error, warning, note or never\n(default: the repository's fail-on, else warning)")
+	fs.StringVar(&f.catalogKey, "catalog-key", "", "use the catalog `KEY` of the key map")
+	fs.StringVar(&f.baseline, "baseline", "", "suppress the findings of a previous --format json report `FILE`")
+	fs.StringVar(&f.config, "config", "", "repository config `FILE` (default: <repo>/.privscan.toml)")
+	fs.StringVar(&f.category, "category", "", "SARIF automationDetails.id `ID`")
+	fs.BoolVar(&f.noColor, "no-color", false, "no colour (also NO_COLOR)")
 	fs.BoolVar(&f.quiet, "q", false, "quiet: no summary line")
 	if cmd == "diff" {
 		fs.BoolVar(&f.staged, "staged", false, "compare the index with HEAD")

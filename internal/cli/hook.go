@@ -54,7 +54,7 @@ func runHook(ctx context.Context, env *Env, args []string) error {
 	catalogKey := fs.String("catalog-key", "", "catalog `KEY` in the key map")
 	pos, paths, err := parseArgs(fs, args[1:])
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(env.Stdout, HookHelp)
+		fmt.Fprintln(env.Stdout, helpFor("hook", fs))
 		return nil
 	}
 	if err != nil {

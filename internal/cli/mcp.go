@@ -47,7 +47,7 @@ func runMCP(ctx context.Context, env *Env, args []string) error {
 	fs.Var(&roots, "root", "another `DIR` whose repositories may be scanned (repeatable)")
 	pos, paths, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(env.Stdout, MCPHelp)
+		fmt.Fprintln(env.Stdout, helpFor("mcp", fs))
 		return nil
 	}
 	if err != nil {

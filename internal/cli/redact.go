@@ -19,7 +19,7 @@ func runRedact(ctx context.Context, env *Env, args []string) error {
 	quiet := fs.Bool("q", false, "no summary on stderr")
 	pos, paths, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(env.Stdout, helpFor("redact"))
+		fmt.Fprintln(env.Stdout, helpFor("redact", fs))
 		return nil
 	}
 	if err != nil {

@@ -26,7 +26,7 @@ func runScan(ctx context.Context, env *Env, cmd string, args []string) error {
 	f.register(fs, cmd)
 	pos, paths, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(env.Stdout, helpFor(cmd))
+		fmt.Fprintln(env.Stdout, helpFor(cmd, fs))
 		return nil
 	}
 	if err != nil {

@@ -1,0 +1,141 @@
+package cli
+
+import (
+	"context"
+	_ "embed"
+	"flag"
+	"fmt"
+	"strings"
+)
+
+// usage is the text of `privscan help`. It is the one source of the
+// command list: the README's "Commands" block and the package
+// documentation of cmd/privscan are copies that TestUsageSources keeps
+// identical (go test ./internal/cli -run TestUsageSources -update
+// rewrites them).
+//
+//go:embed usage.txt
+var usage string
+
+// helpFor returns a command's help: its text, then its flags with their
+// defaults, generated from the flag set the command parses with (nil: no
+// flags).
+func helpFor(cmd string, fs *flag.FlagSet) string {
+	h, ok := commandHelp[cmd]
+	if !ok {
+		return strings.TrimSpace(usage)
+	}
+	if fs == nil {
+		return h
+	}
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	if len(names) == 0 {
+		return h
+	}
+	return h + "\n\nFlags:\n" + flagList(fs)
+}
+
+// flagList formats fs's flags, one or two lines each:
+//
+//	--format FORMAT       output format … (default "text")
+func flagList(fs *flag.FlagSet) string {
+	var b strings.Builder
+	fs.VisitAll(func(f *flag.Flag) {
+		arg, text := flag.UnquoteUsage(f)
+		name := "--" + f.Name
+		if len(f.Name) == 1 {
+			name = "-" + f.Name
+		}
+		if arg != "" {
+			name += " " + strings.ToUpper(arg)
+		}
+		if def := f.DefValue; def != "" && def != "false" && def != "0" && def != "[]" {
+			text += fmt.Sprintf(" (default %q)", def)
+		}
+		text = strings.ReplaceAll(text, "\n", "\n"+strings.Repeat(" ", 24))
+		if len(name) <= 20 {
+			fmt.Fprintf(&b, "  %-20s  %s\n", name, text)
+		} else {
+			fmt.Fprintf(&b, "  %s\n  %-20s  %s\n", name, "", text)
+		}
+	})
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// runHelp prints a command's help, as `privscan <command> --help` does.
+func runHelp(ctx context.Context, env *Env, topic string) error {
+	var args []string
+	switch topic {
+	case "help", "-h", "--help":
+		fmt.Fprint(env.Stdout, usage)
+		return nil
+	case "catalog":
+		args = []string{"catalog", "check", "--help"}
+	case "hook":
+		args = []string{"hook", "claude-pre-tool-use", "--help"}
+	default:
+		if _, ok := commandHelp[topic]; !ok {
+			return unknownCommand(topic)
+		}
+		args = []string{topic, "--help"}
+	}
+	sub := *env
+	sub.Args = args
+	return run(ctx, &sub)
+}
+
+// commandHelp holds each command's details; helpFor adds its flags.
+var commandHelp = map[string]string{
+	"diff": `privscan diff [<commit> | <a>..<b> | <a>...<b> | <a> <b>] [--staged] [flags] [-- <path>...]
+
+Scans the lines a diff adds, with git diff's revision semantics:
+  (no revision)   working tree vs index, as "git diff"
+  <commit>        <commit> vs working tree
+  <a>..<b>, <a> <b>   commit a vs commit b
+  <a>...<b>       merge base of a and b vs b
+  --staged        index vs HEAD (what "git commit" would record)
+Comparisons with the working tree also scan untracked files that are not
+ignored (--no-untracked: exactly git diff's files). With two commits, the
+commit messages in the range are scanned too (--no-messages to skip).
+No git binary is needed.`,
+	"history": `privscan history [<range>] [flags] [-- <path>...]
+
+Scans every non-merge commit's patch against its first parent, and every
+commit message, in <range> (default: all of HEAD). <range> is a revision
+("main"), or "<a>..<b>".`,
+	"scan": `privscan scan [<path>...] [flags]
+
+Scans whole files of the working tree (default: the whole repository),
+honouring .gitignore.`,
+	"text": `privscan text [<file>|-] [flags]
+
+Scans any text: a commit message, a PR body, a log. "-" or no argument reads
+stdin. Lines and columns are those of the text.`,
+	"redact": `privscan redact [<file>|-] [--catalog-key KEY]
+
+Copies text to stdout with every catalog match, PII match and secret replaced
+by [<category>:<n>] ([secret:<n>] for secrets); the same value gets the same
+n within one run. Everything else is copied byte for byte. Streams: memory
+stays bounded for any input size.`,
+	"catalog": `privscan catalog check [--catalog-key KEY]
+
+Parses and lints the catalog; prints rule and value counts per category and
+severity, and lint warnings. Never prints a value.`,
+	"init": `privscan init [--platform claude-code] [--force]
+
+Creates the key map ($XDG_CONFIG_HOME/privscan/context-map.toml) and a sample
+catalog with a random fingerprint-key, both mode 0600. Refuses to overwrite
+existing files unless --force is given.`,
+	"demo": `privscan demo
+
+Builds a throw-away repository and catalog in a temporary directory, commits
+a change that leaks a catalogued name, an email and a secret, and runs
+"privscan diff HEAD~1" on it. Needs no configuration.`,
+	"action": ActionHelp,
+	"mcp":    MCPHelp,
+	"hook":   HookHelp,
+	"version": `privscan version
+
+Prints the version.`,
+}
