@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/privscan/privscan/scanner"
 )
@@ -629,5 +630,60 @@ func TestCancellation(t *testing.T) {
 	err = src.Fragments(context.Background(), func(*scanner.Fragment) error { return stop })
 	if err != stop {
 		t.Errorf("yield error: got %v", err)
+	}
+}
+
+func TestAuthorTime(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.txt", "a\n")
+	f.tick = 125 // the commit's date is 2020-01-01T00:02:06Z
+	id := f.commit("one")
+	r := open(t, f.dir)
+	got, err := r.AuthorTime(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := time.Date(2020, 1, 1, 0, 2, 6, 0, time.UTC); !got.Equal(want) {
+		t.Errorf("AuthorTime = %v, want %v", got, want)
+	}
+	for _, bad := range []string{"", "HEAD", "zz" + id[2:], strings.Repeat("0", 40), strings.Repeat("1", 40)} {
+		if _, err := r.AuthorTime(bad); err == nil {
+			t.Errorf("AuthorTime(%q) succeeded", bad)
+		}
+	}
+}
+
+// CountCommits agrees with git rev-list --count, and with the commits the
+// history source yields.
+func TestCountCommits(t *testing.T) {
+	f := newFixture(t)
+	for i := 0; i < 4; i++ {
+		f.write("a.txt", numbered("a", i+1))
+		f.commit(fmt.Sprintf("c%d", i))
+	}
+	f.git("checkout", "-q", "-b", "side", "HEAD~2")
+	f.write("b.txt", "b\n")
+	f.commit("side")
+	f.git("checkout", "-q", "main")
+	f.git("merge", "-q", "--no-edit", "side")
+	r := open(t, f.dir)
+	for _, rng := range []string{"", "HEAD~1", "main~3..main", "side...main", "side..main"} {
+		args := []string{"rev-list", "--count"}
+		if rng == "" {
+			args = append(args, "HEAD")
+		} else {
+			args = append(args, rng)
+		}
+		want := strings.TrimSpace(f.git(args...))
+		got, err := r.CountCommits(context.Background(), rng)
+		if err != nil {
+			t.Fatalf("%q: %v", rng, err)
+		}
+		if fmt.Sprint(got) != want {
+			t.Errorf("CountCommits(%q) = %d, git rev-list --count says %s", rng, got, want)
+		}
+	}
+	if _, err := r.CountCommits(context.Background(), "nosuch"); err == nil {
+		t.Error("CountCommits of an unknown revision succeeded")
 	}
 }

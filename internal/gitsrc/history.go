@@ -484,3 +484,35 @@ func (p *processor) commitFragments(ctx context.Context, ci *commitInfo, ps *pat
 	}
 	return nil
 }
+
+// CountCommits returns the number of commits History(rangeSpec, nil)
+// yields, walking only the commit graph (for a progress total). It may
+// run beside a source of another Repo; it opens its own storage.
+func (r *Repo) CountCommits(ctx context.Context, rangeSpec string) (int, error) {
+	src, err := r.History(rangeSpec, nil)
+	if err != nil {
+		return 0, err
+	}
+	h := src.(*historySource)
+	if len(h.include) == 0 {
+		return 0, nil
+	}
+	st := r.objects()
+	defer st.Close()
+	w := newWalker(st, r.shallowSet())
+	if len(h.exclude) > 0 {
+		list, err := w.limited(ctx, h.include, h.exclude)
+		return len(list), err
+	}
+	for _, c := range h.include {
+		w.push(c, 0)
+	}
+	n := 0
+	for {
+		ci, err := w.next(ctx)
+		if err != nil || ci == nil {
+			return n, err
+		}
+		n++
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/osfs"
@@ -379,4 +380,21 @@ func (r *Repo) ReadFileAt(rev, path string, max int64) ([]byte, error) {
 	}
 	defer rd.Close()
 	return io.ReadAll(io.LimitReader(rd, max+1))
+}
+
+// AuthorTime returns the author date of a commit given by its full hex ID,
+// for reports that say when a finding was added. It opens its own storage,
+// so it may run beside a source's walk.
+func (r *Repo) AuthorTime(id string) (time.Time, error) {
+	h := plumbing.NewHash(id)
+	if h.IsZero() || h.String() != strings.ToLower(id) {
+		return time.Time{}, fmt.Errorf("not a commit ID")
+	}
+	st := r.objects()
+	defer st.Close()
+	c, err := object.GetCommit(st, h)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("read commit %s: %w", h, err)
+	}
+	return c.Author.When, nil
 }
