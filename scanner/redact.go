@@ -32,6 +32,7 @@ type Redactor struct {
 	seen      map[[32]byte]int
 	next      map[string]int
 	stats     RedactStats
+	onMark    func(origStart, outStart int) // Mask: where a placeholder goes
 }
 
 // NewRedactor returns a Redactor using opts' detectors and severity
@@ -131,23 +132,8 @@ func splitEOL(b []byte) (text, eol []byte) {
 	return b, nil
 }
 
-func (r *Redactor) redactBatch(w *bufio.Writer, f *Fragment, eols [][]byte) (err error) {
-	perLine := make(map[int][]span)
-	func() {
-		defer func() {
-			if recover() != nil {
-				err = ErrDetectorPanic
-			}
-		}()
-		for _, d := range r.detectors {
-			d.Detect(f, func(m Match) {
-				if m.Line < 0 || m.Line >= len(f.Lines) || m.Start < 0 || m.End > len(f.Lines[m.Line].Text) || m.Start >= m.End || r.disabled[m.RuleID] {
-					return
-				}
-				perLine[m.Line] = append(perLine[m.Line], span{m.Start, m.End, m.Category})
-			})
-		}
-	}()
+func (r *Redactor) redactBatch(w *bufio.Writer, f *Fragment, eols [][]byte) error {
+	perLine, err := r.spans(f)
 	if err != nil {
 		return err
 	}
@@ -163,6 +149,26 @@ func (r *Redactor) redactBatch(w *bufio.Writer, f *Fragment, eols [][]byte) (err
 	return nil
 }
 
+// spans runs the detectors on f and returns the match spans per line
+// index. A detector panic is returned as ErrDetectorPanic.
+func (r *Redactor) spans(f *Fragment) (perLine map[int][]span, err error) {
+	perLine = make(map[int][]span)
+	defer func() {
+		if recover() != nil {
+			err = ErrDetectorPanic
+		}
+	}()
+	for _, d := range r.detectors {
+		d.Detect(f, func(m Match) {
+			if m.Line < 0 || m.Line >= len(f.Lines) || m.Start < 0 || m.End > len(f.Lines[m.Line].Text) || m.Start >= m.End || r.disabled[m.RuleID] {
+				return
+			}
+			perLine[m.Line] = append(perLine[m.Line], span{m.Start, m.End, m.Category})
+		})
+	}
+	return perLine, nil
+}
+
 // writeRedacted writes text with spans replaced. Overlapping spans merge
 // into one placeholder named after the span that starts first (the longer
 // one on a tie).
@@ -173,7 +179,7 @@ func (r *Redactor) writeRedacted(w *bufio.Writer, text []byte, spans []span) {
 		}
 		return spans[a].end > spans[b].end
 	})
-	pos := 0
+	pos, out := 0, 0
 	for i := 0; i < len(spans); {
 		s := spans[i]
 		j := i + 1
@@ -185,7 +191,13 @@ func (r *Redactor) writeRedacted(w *bufio.Writer, text []byte, spans []span) {
 		}
 		i = j
 		w.Write(text[pos:s.start])
-		w.WriteString("[" + s.category + ":" + strconv.Itoa(r.number(s.category, text[s.start:s.end])) + "]")
+		out += s.start - pos
+		if r.onMark != nil {
+			r.onMark(s.start, out)
+		}
+		ph := "[" + s.category + ":" + strconv.Itoa(r.number(s.category, text[s.start:s.end])) + "]"
+		w.WriteString(ph)
+		out += len(ph)
 		r.stats.Replacements++
 		r.stats.ByCategory[s.category]++
 		pos = s.end
