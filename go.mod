@@ -14,11 +14,13 @@ require (
 	github.com/rs/zerolog v1.33.0
 	github.com/zricethezav/gitleaks/v8 v8.30.1
 	golang.org/x/sys v0.48.0
+	golang.org/x/term v0.46.0
 	golang.org/x/text v0.43.0
 )
 
 // Used directly by tests only.
 require (
+	github.com/creack/pty v1.1.24 // test: a real terminal for the progress bar test
 	github.com/rogpeppe/go-internal v1.16.0 // test: testscript for the CLI
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // test: SARIF and action.yml schema validation (internal/sarifcheck)
 	github.com/spf13/viper v1.19.0 // test: gitleaks' own config loading, the reference for internal/secrets (also a gitleaks dependency)

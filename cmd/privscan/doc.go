@@ -27,7 +27,8 @@ Commands:
 Common flags of diff, history, scan and text:
 
 	--format FORMAT        text, json, sarif, github or markdown (default text)
-	--output FILE          write the report to FILE
+	--output FILE          write the report to FILE; the summary line still goes
+	                       to stderr
 	--fail-on LEVEL        error, warning, note or never: exit 1 when a finding
 	                       is at or above LEVEL (default warning, or the
 	                       repository's fail-on)
@@ -35,7 +36,11 @@ Common flags of diff, history, scan and text:
 	--baseline FILE        suppress the findings of a previous --format json report
 	--config FILE          repository config (default <repo>/.privscan.toml)
 	--category ID          SARIF automationDetails.id
-	--no-color             no colour (also NO_COLOR)
+	--show-fingerprints    text: print each finding's fingerprint
+	-v                     text: show each finding's line, every match masked
+	--no-progress          no progress bar (it is only drawn when stderr is a
+	                       terminal)
+	--no-color             no colour (also NO_COLOR, TERM=dumb)
 	-q                     no summary line
 
 Exit codes: 0 no finding at or above --fail-on, 1 findings, 2 error.

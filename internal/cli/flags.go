@@ -18,6 +18,11 @@ type scanFlags struct {
 	noColor    bool
 	quiet      bool
 
+	// text output
+	showFingerprints bool
+	verbose          bool
+	noProgress       bool
+
 	// diff
 	staged      bool
 	noUntracked bool
@@ -34,12 +39,24 @@ func (f *scanFlags) register(fs *flag.FlagSet, cmd string) {
 	fs.StringVar(&f.category, "category", "", "SARIF automationDetails.id `ID`")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colour (also NO_COLOR)")
 	fs.BoolVar(&f.quiet, "q", false, "quiet: no summary line")
+	fs.BoolVar(&f.showFingerprints, "show-fingerprints", false, "text: print each finding's fingerprint (for .privscanignore)")
+	fs.BoolVar(&f.verbose, "v", false, "text: print each finding's line with every match masked")
+	if cmd == "history" || cmd == "scan" {
+		fs.BoolVar(&f.noProgress, "no-progress", false, "no progress bar (drawn only when stderr is a terminal)")
+	}
 	if cmd == "diff" {
 		fs.BoolVar(&f.staged, "staged", false, "compare the index with HEAD")
 		fs.BoolVar(&f.staged, "cached", false, "same as --staged")
 		fs.BoolVar(&f.noUntracked, "no-untracked", false, "do not scan untracked files")
 		fs.BoolVar(&f.noMessages, "no-messages", false, "do not scan commit messages of a range")
 	}
+}
+
+// newScanFlagSet returns the flag set of a scanning command, bound to f.
+func newScanFlagSet(cmd string, f *scanFlags) *flag.FlagSet {
+	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
+	f.register(fs, cmd)
+	return fs
 }
 
 // parseArgs parses flags anywhere among args (git style: "diff HEAD~1

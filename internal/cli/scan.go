@@ -95,13 +95,9 @@ func runScan(ctx context.Context, env *Env, cmd string, args []string) error {
 	if err != nil {
 		return err
 	}
-	h := newHandler(env, &f, out)
+	h, src, finish := present(ctx, env, cmd, &f, newHandler(env, &f, out), src)
+	defer finish()
 	g := &gate{Handler: h, level: level}
-	if env.StderrTTY && (cmd == "history" || cmd == "scan") {
-		p := newProgress(env.Stderr)
-		src = p.wrap(src)
-		defer p.done()
-	}
 	_, runErr := scanner.Run(ctx, src, opts, g)
 	if err := closeOut(); err != nil && runErr == nil {
 		runErr = fmt.Errorf("writing %s: %w", f.output, err)

@@ -136,10 +136,13 @@ func (w *world) cliMatrix(t *testing.T) {
 			{"main..HEAD", "-q", "--fail-on", "never", "--category", "privscan/leaktest"},
 			{"HEAD", "--config", filepath.Join(w.inputs, "ok.toml")},
 			{"HEAD", "--config", in["unknown-catalog-rule.toml"]},
+			{"HEAD~2", "-v", "--show-fingerprints"},
+			{"main..HEAD", "-v", "--config", filepath.Join(w.inputs, "ok.toml")},
 		},
-		"history": {{}, {"main.." + w.branch}, {w.branch}, {"--", "docs"}, {"main..HEAD", "--baseline", baseline}},
-		"scan":    {{}, {"internal", "docs", "notes"}, {"--output", "{out}/report", "--fail-on", "error"}},
-		"text":    {{"-"}, {in["pr.txt"]}, {}},
+		"history": {{}, {"main.." + w.branch}, {w.branch}, {"--", "docs"}, {"main..HEAD", "--baseline", baseline},
+			{"-v"}, {"-v", "--show-fingerprints", "--config", filepath.Join(w.inputs, "ok.toml")}, {"main..HEAD", "-v", "--baseline", baseline}},
+		"scan": {{}, {"internal", "docs", "notes"}, {"--output", "{out}/report", "--fail-on", "error"}, {"-v", "--show-fingerprints"}},
+		"text": {{"-"}, {in["pr.txt"]}, {}, {"-", "-v", "--show-fingerprints"}},
 	}
 	writeFile(t, filepath.Join(w.inputs, "ok.toml"), "fail-on = \"error\"\nexclude = [\"docs/**\"]\n[detectors]\nphone = false\n[severity]\n\"catalog/EMP-ID\" = \"warning\"\n")
 	verbs := []string{"diff", "history", "scan", "text"}

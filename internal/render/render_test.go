@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/privscan/privscan/catalog"
 	"github.com/privscan/privscan/scanner"
@@ -89,6 +91,75 @@ func TestGolden(t *testing.T) {
 			render(t, tt.make(&e), nil, empty)
 			golden(t, tt.name+"-empty.golden", e.Bytes())
 		})
+	}
+}
+
+// historyFindings are findings of a history scan: files in commits, a
+// commit message, more than a handful (the per-rule table).
+func historyFindings() []*scanner.Finding {
+	fs := sampleFindings()[:3]
+	for i := 0; i < 4; i++ {
+		fs = append(fs, &scanner.Finding{RuleID: "pii/email", Source: "pii", Category: "email", Severity: catalog.SeverityWarning, Kind: scanner.KindDiff,
+			Path: "svc/users.go", Commit: "89abcdef0123456789abcdef0123456789abcdef", Line: 10 + i, Column: 3, EndColumn: 20,
+			Fingerprint: fmt.Sprintf("%032x", i+1)})
+	}
+	fs[0].Commit = "fedcba9876543210fedcba9876543210fedcba98"
+	fs[1].Commit = "0123456789abcdef0123456789abcdef01234567"
+	return fs
+}
+
+// TestTextVariants pins the text renderer's optional parts: commit and
+// date of history findings, fingerprints, the per-rule table, masked
+// context lines.
+func TestTextVariants(t *testing.T) {
+	dates := map[string]time.Time{
+		"fedcba9876543210fedcba9876543210fedcba98": time.Date(2025, 12, 31, 23, 0, 0, 0, time.FixedZone("x", -3600)),
+		"0123456789abcdef0123456789abcdef01234567": time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
+	}
+	sum := &scanner.Summary{Findings: 7, FilesScanned: 3, LinesScanned: 70, CommitsScanned: 3,
+		BySeverity: map[string]int{"error": 1, "warning": 5, "note": 1}}
+	tests := []struct {
+		name string
+		set  func(*Text)
+	}{
+		{"text-history", func(x *Text) {
+			x.CommitDate = func(c string) (time.Time, bool) { d, ok := dates[c]; return d, ok }
+		}},
+		{"text-fingerprints", func(x *Text) { x.Fingerprints = true }},
+		{"text-context", func(x *Text) {
+			x.Context = func(f *scanner.Finding) (string, bool) {
+				if f.Kind == scanner.KindCommitMessage {
+					return "", false
+				}
+				return fmt.Sprintf("contact := %q // line %d", "[email:1]", f.Line), true
+			}
+		}},
+		{"text-quiet", func(x *Text) { x.Quiet = true }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			x := NewText(&b)
+			tt.set(x)
+			render(t, x, historyFindings(), sum)
+			golden(t, tt.name+".golden", b.Bytes())
+		})
+	}
+}
+
+// TestTextLineFlush checks that with LineFlush every finding reaches the
+// writer whole before the next one is rendered.
+func TestTextLineFlush(t *testing.T) {
+	var b bytes.Buffer
+	x := NewText(&b)
+	x.LineFlush = true
+	for i, f := range historyFindings() {
+		if err := x.Finding(f); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Count(b.String(), "\n"); got != i+1 || !strings.HasSuffix(b.String(), "\n") {
+			t.Fatalf("after finding %d the writer holds %d whole lines:\n%s", i+1, got, b.String())
+		}
 	}
 }
 

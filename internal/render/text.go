@@ -6,25 +6,54 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/privscan/privscan/catalog"
 	"github.com/privscan/privscan/scanner"
 )
 
-// Text writes one line per finding,
+// Text writes one short line per finding, in the style of compilers:
 //
-//	path:line:col ruleId severity category message
+//	path:line:col  severity  rule  description
 //
-// and a summary line. Colour is used only when Color is set (the CLI sets
-// it for terminals without NO_COLOR).
+// then, past a handful of findings, a table of findings per rule, and a
+// summary line. A finding in a commit message is located as "commit
+// <short id> message:line:col". Colour is used only when Color is set (the
+// CLI sets it for terminals without NO_COLOR).
 type Text struct {
 	w     *bufio.Writer
 	Color bool
-	Quiet bool // no summary line
+	Quiet bool // no table and no summary line
+	// Fingerprints appends each finding's fingerprint, to copy into
+	// .privscanignore.
+	Fingerprints bool
+	// CommitDate, when set, gives the author date of the commit a finding
+	// was added in (history): the line then ends with the commit's short
+	// ID and that date.
+	CommitDate func(commit string) (time.Time, bool)
+	// Context, when set, gives the line of a finding with every match on
+	// it masked (-v); it is printed indented under the finding. It must
+	// return text in which nothing matched remains.
+	Context func(f *scanner.Finding) (string, bool)
+	// LineFlush writes every finding through at once (a terminal, or a
+	// progress bar that must not be drawn over a half-written line).
+	LineFlush bool
+
+	rules map[string]*ruleCount
 }
 
+type ruleCount struct {
+	rule     string
+	severity catalog.Severity
+	n        int
+}
+
+// tableMin is the number of findings from which the per-rule table is
+// printed: below it, the lines themselves are the table.
+const tableMin = 6
+
 // NewText returns a text renderer writing to w.
-func NewText(w io.Writer) *Text { return &Text{w: bufio.NewWriter(w)} }
+func NewText(w io.Writer) *Text { return &Text{w: bufio.NewWriter(w), rules: map[string]*ruleCount{}} }
 
 const (
 	ansiReset  = "\x1b[0m"
@@ -32,6 +61,7 @@ const (
 	ansiYellow = "\x1b[33m"
 	ansiBlue   = "\x1b[34m"
 	ansiBold   = "\x1b[1m"
+	ansiDim    = "\x1b[2m"
 )
 
 func (t *Text) paint(color, s string) string {
@@ -51,20 +81,110 @@ func severityColor(s catalog.Severity) string {
 	return ansiBlue
 }
 
+// ShortDescription is a finding's description for one line: what kind of
+// thing a built-in detector found (its rule ID says which), or the catalog
+// rule's value-free description.
+func ShortDescription(f *scanner.Finding) string {
+	switch f.Source {
+	case "pii":
+		return "possible " + strings.TrimPrefix(f.RuleID, "pii/")
+	case "secret":
+		return "possible secret"
+	}
+	if d := strings.TrimRight(strings.TrimSpace(oneLine(f.Description)), ". "); d != "" {
+		return d
+	}
+	if f.Category != "" {
+		return f.Category
+	}
+	return "catalogued value"
+}
+
 // Finding implements scanner.Handler.
 func (t *Text) Finding(f *scanner.Finding) error {
-	loc := fmt.Sprintf("%s:%d:%d", Location(f), f.Line, f.Column)
-	_, err := fmt.Fprintf(t.w, "%s %s %s %s %s\n",
-		t.paint(ansiBold, loc), f.RuleID, t.paint(severityColor(f.Severity), f.Severity.String()), f.Category, Message(f))
-	return err
+	rc := t.rules[f.RuleID]
+	if rc == nil {
+		rc = &ruleCount{rule: f.RuleID, severity: f.Severity}
+		t.rules[f.RuleID] = rc
+	}
+	rc.n++
+	where := f.Path
+	switch {
+	case f.Kind == scanner.KindCommitMessage:
+		where = "commit " + short7(f.Commit) + " message"
+	case where == "":
+		where = "<text>"
+	}
+	loc := fmt.Sprintf("%s:%d:%d", oneLine(where), f.Line, f.Column)
+	sev := fmt.Sprintf("%-7s", f.Severity.String())
+	fmt.Fprintf(t.w, "%s  %s  %s  %s", t.paint(ansiBold, loc), t.paint(severityColor(f.Severity), sev), f.RuleID, ShortDescription(f))
+	if t.CommitDate != nil && f.Commit != "" {
+		// A message finding names its commit already.
+		var added []string
+		if f.Kind != scanner.KindCommitMessage {
+			added = append(added, short7(f.Commit))
+		}
+		if d, ok := t.CommitDate(f.Commit); ok {
+			added = append(added, d.Format(time.DateOnly))
+		}
+		if len(added) > 0 {
+			fmt.Fprintf(t.w, "  %s", t.paint(ansiDim, strings.Join(added, " ")))
+		}
+	}
+	if t.Fingerprints && f.Fingerprint != "" {
+		fmt.Fprintf(t.w, "  %s", t.paint(ansiDim, "fingerprint "+f.Fingerprint))
+	}
+	t.w.WriteByte('\n')
+	if t.Context != nil {
+		if line, ok := t.Context(f); ok {
+			fmt.Fprintf(t.w, "    %s %s\n", t.paint(ansiDim, "|"), line)
+		}
+	}
+	if t.LineFlush {
+		return t.w.Flush()
+	}
+	return nil
 }
 
 // Summary implements scanner.Handler.
 func (t *Text) Summary(s *scanner.Summary) error {
 	if !t.Quiet {
+		if s.Findings >= tableMin && len(t.rules) > 0 {
+			t.table()
+		}
 		fmt.Fprintln(t.w, SummaryLine(s))
 	}
 	return t.w.Flush()
+}
+
+// table writes the number of findings per rule, most first.
+func (t *Text) table() {
+	rows := make([]*ruleCount, 0, len(t.rules))
+	for _, rc := range t.rules {
+		rows = append(rows, rc)
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		if rows[i].n != rows[j].n {
+			return rows[i].n > rows[j].n
+		}
+		return rows[i].rule < rows[j].rule
+	})
+	w := len("findings")
+	if n := len(fmt.Sprint(rows[0].n)); n > w {
+		w = n
+	}
+	fmt.Fprintf(t.w, "\n%*s  %-8s  %s\n", w, "findings", "severity", "rule")
+	for _, rc := range rows {
+		fmt.Fprintf(t.w, "%*d  %-8s  %s\n", w, rc.n, rc.severity, rc.rule)
+	}
+}
+
+// short7 is the short commit ID of text lines (git's default length).
+func short7(commit string) string {
+	if len(commit) > 7 {
+		return commit[:7]
+	}
+	return commit
 }
 
 // SummaryLine is the one-line, value-free summary of a run.

@@ -1,0 +1,155 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/privscan/privscan/internal/gitsrc"
+	"github.com/privscan/privscan/internal/progress"
+	"github.com/privscan/privscan/internal/render"
+	"github.com/privscan/privscan/scanner"
+)
+
+// present wires what a scan shows a person around the report handler: the
+// text renderer's options (commit dates, fingerprints, masked context),
+// the summary line on stderr when the report goes to a file, and the
+// progress bar. It returns the handler and source to run, and a function
+// to call when the run is over.
+func present(ctx context.Context, env *Env, cmd string, f *scanFlags, h scanner.Handler, src scanner.Source) (scanner.Handler, scanner.Source, func()) {
+	var closers []func()
+	finish := func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
+	}
+	dumb := env.Getenv("TERM") == "dumb"
+	bar := env.StderrTTY && !dumb && !f.noProgress && (cmd == "history" || cmd == "scan")
+
+	if t, ok := h.(*render.Text); ok {
+		t.Color = t.Color && !dumb
+		t.Fingerprints = f.showFingerprints
+		t.LineFlush = bar || env.StdoutTTY && f.output == ""
+		if cmd == "history" {
+			d := &commitDates{dir: env.Dir, cache: map[string]dateResult{}}
+			t.CommitDate = d.lookup
+			closers = append(closers, d.close)
+		}
+		if f.verbose {
+			m, err := newMasker(env, f.catalogKey)
+			if err == nil {
+				src = m.wrap(src)
+				t.Context = m.context
+			} else {
+				fmt.Fprintf(env.Stderr, "privscan: warning: -v: %s; no context lines\n", oneLine(err.Error()))
+			}
+		}
+	}
+	if f.output != "" && f.output != "-" && !f.quiet {
+		h = &stderrSummary{Handler: h, w: env.Stderr}
+	}
+	if bar {
+		unit := "files"
+		if cmd == "history" {
+			unit = "commits"
+		}
+		b := progress.New(env.Stderr, cmd, unit)
+		src = &barSource{src: src, bar: b, commits: cmd == "history"}
+		h = &barHandler{Handler: h, bar: b}
+		if cmd == "history" && !hasPaths(env.Args) {
+			go countCommits(ctx, env.Dir, historyRange(env.Args), b)
+		}
+		closers = append(closers, b.Clear)
+	}
+	return h, src, finish
+}
+
+// hasPaths reports whether args limit the scan to paths ("-- path").
+func hasPaths(args []string) bool {
+	for i, a := range args {
+		if a == "--" {
+			return i+1 < len(args)
+		}
+	}
+	return false
+}
+
+// historyRange is the range argument of a history command line, after
+// the flags were checked by the real parser.
+func historyRange(args []string) string {
+	fs := newScanFlagSet("history", new(scanFlags))
+	pos, _, err := parseArgs(fs, args[1:])
+	if err != nil || len(pos) == 0 {
+		return ""
+	}
+	return pos[0]
+}
+
+// countCommits sets the bar's total to the number of commits in the range,
+// walked on a repository of its own beside the scan.
+func countCommits(ctx context.Context, dir, rng string, b *progress.Bar) {
+	repo, err := gitsrc.Open(dir)
+	if err != nil {
+		return
+	}
+	defer repo.Close()
+	if n, err := repo.CountCommits(ctx, rng); err == nil {
+		b.SetTotal(n)
+	}
+}
+
+// stderrSummary also prints the summary line on stderr, for a report
+// written to a file.
+type stderrSummary struct {
+	scanner.Handler
+	w io.Writer
+}
+
+func (s *stderrSummary) Summary(sum *scanner.Summary) error {
+	err := s.Handler.Summary(sum)
+	fmt.Fprintln(s.w, render.SummaryLine(sum))
+	return err
+}
+
+// commitDates looks up the author dates of history findings' commits, on
+// a repository opened on first use.
+type commitDates struct {
+	dir   string
+	mu    sync.Mutex
+	repo  *gitsrc.Repo
+	err   error
+	cache map[string]dateResult
+}
+
+type dateResult struct {
+	t  time.Time
+	ok bool
+}
+
+func (d *commitDates) lookup(commit string) (time.Time, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if r, ok := d.cache[commit]; ok {
+		return r.t, r.ok
+	}
+	if d.repo == nil && d.err == nil {
+		d.repo, d.err = gitsrc.Open(d.dir)
+	}
+	var r dateResult
+	if d.err == nil {
+		t, err := d.repo.AuthorTime(commit)
+		r = dateResult{t, err == nil}
+	}
+	d.cache[commit] = r
+	return r.t, r.ok
+}
+
+func (d *commitDates) close() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.repo != nil {
+		d.repo.Close()
+	}
+}
