@@ -6,13 +6,17 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/privscan/privscan/catalog"
 	"github.com/privscan/privscan/internal/config"
+	"github.com/privscan/privscan/internal/gitsrc"
 	"github.com/privscan/privscan/internal/pii"
 	"github.com/privscan/privscan/internal/secrets"
+	"github.com/privscan/privscan/scanner"
 )
 
 // Checks that turn would-be silent no-ops into errors or warnings: a
@@ -142,4 +146,99 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// pathFilters watches the "-- <path>" filters of diff and history: a
+// literal path filter that matched no scanned file is a warning at the end
+// of the run (a typo there scans less than the user thinks, and exits 0).
+// Glob filters are not checked.
+type pathFilters struct {
+	env     *Env
+	prefix  string   // the working directory, relative to the root, slash-separated
+	typed   []string // as given
+	rel     []string // relative to the root; "" for a glob or a path outside
+	matched []bool
+	mu      sync.Mutex
+}
+
+func newPathFilters(env *Env, paths []string) *pathFilters {
+	repo, err := gitsrc.Open(env.Dir)
+	if err != nil {
+		return nil
+	}
+	root := repo.Root()
+	repo.Close()
+	absDir, err := filepath.Abs(env.Dir)
+	if err != nil || root == "" {
+		return nil
+	}
+	if r, err := filepath.EvalSymlinks(absDir); err == nil {
+		absDir = r
+	}
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	pf := &pathFilters{env: env, typed: paths, matched: make([]bool, len(paths))}
+	for _, p := range paths {
+		rel := ""
+		if p != "" && !strings.ContainsAny(p, "*?[") {
+			abs := p
+			if !filepath.IsAbs(p) {
+				abs = filepath.Join(absDir, p)
+			}
+			if r, err := filepath.Rel(root, abs); err == nil && !strings.HasPrefix(r, "..") {
+				rel = filepath.ToSlash(r)
+			}
+		}
+		pf.rel = append(pf.rel, rel)
+	}
+	return pf
+}
+
+func (pf *pathFilters) wrap(src scanner.Source) scanner.Source {
+	return sourceFunc(func(ctx context.Context, yield func(*scanner.Fragment) error) error {
+		return src.Fragments(ctx, func(f *scanner.Fragment) error {
+			if f.Path != "" {
+				pf.mu.Lock()
+				for i, r := range pf.rel {
+					if r == "." || f.Path == r || strings.HasPrefix(f.Path, r+"/") {
+						pf.matched[i] = true
+					}
+				}
+				pf.mu.Unlock()
+			}
+			return yield(f)
+		})
+	})
+}
+
+// warn prints a warning per literal filter that matched nothing.
+func (pf *pathFilters) warn(ctx context.Context) {
+	var scr *screen
+	for i, r := range pf.rel {
+		if r == "" || pf.matched[i] {
+			continue
+		}
+		if scr == nil {
+			scr = newScreen(pf.env, pf.env.Args)
+		}
+		name := scr.show(ctx, pf.typed[i], shapePath)
+		if name == "" {
+			name = fmt.Sprintf("%d of %d", i+1, len(pf.typed))
+		}
+		fmt.Fprintf(pf.env.Stderr, "privscan: warning: path filter %s matched no file with changes to scan\n", oneLine(name))
+	}
+}
+
+// warnAtSummary prints the path filter warnings after the report's summary.
+type warnAtSummary struct {
+	scanner.Handler
+	ctx context.Context
+	pf  *pathFilters
+}
+
+func (w *warnAtSummary) Summary(s *scanner.Summary) error {
+	err := w.Handler.Summary(s)
+	w.pf.warn(w.ctx)
+	return err
 }

@@ -47,6 +47,12 @@ func present(ctx context.Context, env *Env, cmd string, f *scanFlags, h scanner.
 			}
 		}
 	}
+	if paths := filterPaths(env.Args); len(paths) > 0 && (cmd == "diff" || cmd == "history") {
+		if pf := newPathFilters(env, paths); pf != nil {
+			src = pf.wrap(src)
+			h = &warnAtSummary{Handler: h, ctx: ctx, pf: pf}
+		}
+	}
 	if f.output != "" && f.output != "-" && !f.quiet {
 		h = &stderrSummary{Handler: h, w: env.Stderr}
 	}
@@ -56,9 +62,12 @@ func present(ctx context.Context, env *Env, cmd string, f *scanFlags, h scanner.
 			unit = "commits"
 		}
 		b := progress.New(env.Stderr, cmd, unit)
+		if t, ok := src.(interface{ OnTotal(func(int)) }); ok {
+			t.OnTotal(b.SetTotal)
+		}
 		src = &barSource{src: src, bar: b, commits: cmd == "history"}
 		h = &barHandler{Handler: h, bar: b}
-		if cmd == "history" && !hasPaths(env.Args) {
+		if cmd == "history" && len(filterPaths(env.Args)) == 0 {
 			go countCommits(ctx, env.Dir, historyRange(env.Args), b)
 		}
 		closers = append(closers, b.Clear)
@@ -66,14 +75,14 @@ func present(ctx context.Context, env *Env, cmd string, f *scanFlags, h scanner.
 	return h, src, finish
 }
 
-// hasPaths reports whether args limit the scan to paths ("-- path").
-func hasPaths(args []string) bool {
+// filterPaths returns the paths after "--" in args.
+func filterPaths(args []string) []string {
 	for i, a := range args {
 		if a == "--" {
-			return i+1 < len(args)
+			return args[i+1:]
 		}
 	}
-	return false
+	return nil
 }
 
 // historyRange is the range argument of a history command line, after

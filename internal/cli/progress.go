@@ -8,19 +8,23 @@ import (
 )
 
 // barSource counts a source's progress on a bar: commits (by their
-// message fragment, which comes first) for history, files otherwise.
+// message fragment, which comes first) for history, files otherwise (a
+// large file streamed as consecutive fragments counts once).
 type barSource struct {
-	src     scanner.Source
-	bar     *progress.Bar
-	commits bool
+	src      scanner.Source
+	bar      *progress.Bar
+	commits  bool
+	lastPath string
 }
 
 func (s *barSource) Fragments(ctx context.Context, yield func(*scanner.Fragment) error) error {
+	s.lastPath = ""
 	return s.src.Fragments(ctx, func(f *scanner.Fragment) error {
 		switch {
 		case s.commits && f.Kind == scanner.KindCommitMessage:
 			s.bar.Add(1)
-		case !s.commits && f.Kind != scanner.KindCommitMessage:
+		case !s.commits && f.Kind != scanner.KindCommitMessage && f.Commit+"\x00"+f.Path != s.lastPath:
+			s.lastPath = f.Commit + "\x00" + f.Path
 			s.bar.Add(1)
 		}
 		return yield(f)

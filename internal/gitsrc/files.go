@@ -32,9 +32,14 @@ func (r *Repo) Files(paths []string) (scanner.Source, error) {
 }
 
 type filesSource struct {
-	r  *Repo
-	ps *pathspec
+	r       *Repo
+	ps      *pathspec
+	onTotal func(files int)
 }
+
+// OnTotal asks the source to call fn with the number of files it is about
+// to read, once it has listed them (for a progress total).
+func (s *filesSource) OnTotal(fn func(files int)) { s.onTotal = fn }
 
 type fileItem struct {
 	path      string
@@ -64,6 +69,9 @@ func (s *filesSource) Fragments(ctx context.Context, yield func(*scanner.Fragmen
 		items = append(items, fileItem{path: p})
 	}
 	sort.Slice(items, func(i, j int) bool { return items[i].path < items[j].path })
+	if s.onTotal != nil {
+		s.onTotal(len(items))
+	}
 	for _, it := range items {
 		if err := ctx.Err(); err != nil {
 			return err

@@ -687,3 +687,32 @@ func TestCountCommits(t *testing.T) {
 		t.Error("CountCommits of an unknown revision succeeded")
 	}
 }
+
+// Files reports how many files it is about to read before the first one.
+func TestFilesOnTotal(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.txt", "a\n")
+	f.write("d/b.txt", "b\n")
+	f.commit("one")
+	f.write("untracked.txt", "u\n")
+	r := open(t, f.dir)
+	src, err := r.Files(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total, seen := -1, 0
+	src.(interface{ OnTotal(func(int)) }).OnTotal(func(n int) { total = n })
+	err = src.Fragments(context.Background(), func(*scanner.Fragment) error {
+		if total < 0 {
+			t.Fatal("a fragment before the total")
+		}
+		seen++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total != 3 || seen != 3 {
+		t.Errorf("total %d, %d fragments; want 3 and 3", total, seen)
+	}
+}

@@ -201,6 +201,12 @@ func (w *world) cliMatrix(t *testing.T) {
 				}
 				w.runCLI(t, cs)
 			}
+			if verb == "diff" || verb == "history" {
+				// A path filter named by a canary that matches nothing: the
+				// warning must not name it.
+				w.runCLI(t, cliCase{group: "scan", verb: verb, format: format, path: "ok:unmatched-path-filter",
+					args: []string{verb, "--", "docs", identSpellings(c.idents[0])[1]}, codes: ok, want: []string{"path filter 2 of 2 matched no file"}})
+			}
 			// Interrupted while reading: stdin for text, a timer elsewhere
 			// (the run may finish first: either way nothing may leak).
 			cs := cliCase{group: "scan", verb: verb, format: format, path: "err:cancel/during",
