@@ -23,7 +23,11 @@ func runCatalog(env *Env, args []string) error {
 			fmt.Fprintln(env.Stdout, helpFor("catalog", fs))
 			return nil
 		}
-		return usagef("usage: privscan catalog check [--catalog-key KEY]")
+		if len(args) == 0 {
+			return usagef("usage: privscan catalog check [--catalog-key KEY]")
+		}
+		return &nameError{what: "unknown catalog command", raw: args[0], candidates: []string{"check"},
+			suggestFmt: "did you mean `privscan catalog %s`?", hint: "usage: privscan catalog check [--catalog-key KEY]"}
 	}
 	pos, paths, err := parseArgs(fs, args[1:])
 	if errors.Is(err, flag.ErrHelp) {

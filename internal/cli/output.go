@@ -68,7 +68,13 @@ func present(ctx context.Context, env *Env, cmd string, f *scanFlags, h scanner.
 		src = &barSource{src: src, bar: b, commits: cmd == "history"}
 		h = &barHandler{Handler: h, bar: b}
 		if cmd == "history" && len(filterPaths(env.Args)) == 0 {
-			go countCommits(ctx, env.Dir, historyRange(env.Args), b)
+			cctx, cancel := context.WithCancel(ctx)
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				countCommits(cctx, env.Dir, historyRange(env.Args), b)
+			}()
+			closers = append(closers, func() { cancel(); <-done })
 		}
 		closers = append(closers, b.Clear)
 	}
