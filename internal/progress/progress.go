@@ -116,14 +116,21 @@ func (b *Bar) Line(now time.Time) string {
 	if elapsed > 0 {
 		rate = float64(b.done) / elapsed
 	}
+	unit := b.unit
+	if b.done == 1 && b.total <= 1 {
+		unit = strings.TrimSuffix(unit, "s")
+	}
 	var right string
 	if b.total > 0 {
-		right = fmt.Sprintf(" %d/%d %s  %s/s", b.done, b.total, b.unit, compact(rate))
-		if rate > 0 && b.done < b.total {
+		right = fmt.Sprintf(" %d/%d %s", b.done, b.total, unit)
+	} else {
+		right = fmt.Sprintf(" %d %s", b.done, unit)
+	}
+	if elapsed >= 0.1 { // a rate needs some time behind it
+		right += "  " + compact(rate) + "/s"
+		if b.total > 0 && rate > 0 && b.done < b.total {
 			right += "  ETA " + eta(float64(b.total-b.done)/rate)
 		}
-	} else {
-		right = fmt.Sprintf(" %d %s  %s/s", b.done, b.unit, compact(rate))
 	}
 	left := "privscan " + b.label + " "
 	room := b.width - 1 - len(left) - len(right) - 2
