@@ -37,13 +37,36 @@ type Options struct {
 	// Buffer bounds how many fragments may be in flight (read but not yet
 	// handed to the Handler); 0 means 64.
 	Buffer int
+	// Markers says how privscan:allow markers on new text suppress.
+	Markers MarkerPolicy
 }
+
+// MarkerPolicy says whether privscan:allow markers that the change under
+// review adds may silence their own findings.
+type MarkerPolicy int
+
+const (
+	// MarkersHonour: every marker suppresses (whole files, the working
+	// tree, text a user scans: there the author is the reviewer).
+	MarkersHonour MarkerPolicy = iota
+	// MarkersReview: a marker on new text (an added diff line, a commit
+	// message, a text such as a pull request body) that was not already on
+	// the base side does not silence the finding: it is reported with
+	// Suppressed set to SuppressInlineAdded. Lines of whole files (KindFile)
+	// are not new text and keep their markers.
+	MarkersReview
+)
 
 // AllowMarker is the inline suppression marker.
 const AllowMarker = "privscan:allow"
 
 // SuppressInline is the source name counted for privscan:allow comments.
 const SuppressInline = "inline"
+
+// SuppressInlineAdded is the source name of findings covered by a marker
+// the change itself adds (under MarkersReview): counted as suppressed and
+// still reported, with Finding.Suppressed set.
+const SuppressInlineAdded = "inline-added"
 
 // ErrDetectorPanic is returned (wrapped) when a detector panics. The panic
 // value is dropped: it could carry the text being scanned.
@@ -64,6 +87,7 @@ type result struct {
 	fd     *Finding
 	base   [32]byte
 	inline bool // suppressed by a privscan:allow marker
+	added  bool // ... that the change adds (MarkersReview): still reported
 }
 
 // Run reads every fragment of src, runs the detectors on it in parallel and
@@ -186,6 +210,15 @@ func emit(j *job, opts *Options, fp *Fingerprinter, occ map[[32]byte]int, commit
 		n := occ[r.base]
 		occ[r.base] = n + 1
 		fd.Fingerprint = fp.finish(r.base, n)
+		if r.inline && r.added {
+			sum.Suppressed++
+			sum.SuppressedBy[SuppressInlineAdded]++
+			fd.Suppressed = SuppressInlineAdded
+			if err := h.Finding(fd); err != nil {
+				return err
+			}
+			continue
+		}
 		if r.inline {
 			sum.Suppressed++
 			sum.SuppressedBy[SuppressInline]++
@@ -282,11 +315,15 @@ func detect(j *job, opts *Options, fp *Fingerprinter) {
 		fd.Column16, fd.EndColumn16 = sp.Column16, sp.EndColumn16
 		// Inline-suppressed findings still take part in occurrence counting,
 		// so adding a marker doesn't change other findings' fingerprints.
-		j.results = append(j.results, result{
+		r := result{
 			fd:     fd,
 			base:   fp.base(m.RuleID, scope, line.Text),
 			inline: allowedInline(line.Text, m.RuleID),
-		})
+		}
+		if r.inline && opts.Markers == MarkersReview && f.Kind != KindFile {
+			r.added = !markerOnBase(f.BaseMarkers[m.Line], m.RuleID)
+		}
+		j.results = append(j.results, r)
 	}
 }
 
@@ -341,6 +378,17 @@ func (p *Fingerprinter) finish(base [32]byte, n int) string {
 	m.Write(base[:])
 	fmt.Fprintf(m, "\x00%d", n)
 	return hex.EncodeToString(m.Sum(nil)[:16])
+}
+
+// markerOnBase reports whether one of a line's base-side lines (see
+// Fragment.BaseMarkers) already allowed ruleID.
+func markerOnBase(base [][]byte, ruleID string) bool {
+	for _, b := range base {
+		if allowedInline(b, ruleID) {
+			return true
+		}
+	}
+	return false
 }
 
 // allowedInline reports whether line carries a privscan:allow marker that

@@ -91,6 +91,10 @@ type Finding struct {
 	Column      int              `json:"column"`    // code points, 1-based
 	EndColumn   int              `json:"endColumn"` // code points, exclusive
 	Fingerprint string           `json:"fingerprint"`
+	// Suppressed is set on a finding that is reported although suppressed:
+	// SuppressInlineAdded when a privscan:allow marker that the change
+	// itself adds covers it (under review: see Options.Markers).
+	Suppressed string `json:"suppressed,omitempty"`
 
 	// Not part of the JSON contract.
 	Description string `json:"-"` // value-free rule description
@@ -106,8 +110,13 @@ type Summary struct {
 	LinesScanned   int            `json:"linesScanned"`
 	CommitsScanned int            `json:"commitsScanned,omitempty"`
 	Skipped        map[Skip]int   `json:"skipped,omitempty"`
-	SuppressedBy   map[string]int `json:"suppressedBy,omitempty"` // "inline", "ignore-file", "baseline"
-	BySeverity     map[string]int `json:"-"`
+	SuppressedBy   map[string]int `json:"suppressedBy,omitempty"` // "inline", "inline-added", "ignore-file", "baseline"
+	// PolicyChanged is set when the change under review edits the
+	// repository's policy files (.privscan.toml, .privscanignore, a
+	// catalog kept in the repository): the policy of the trusted side
+	// judged it, and the new policy applies once merged.
+	PolicyChanged bool           `json:"policyChanged,omitempty"`
+	BySeverity    map[string]int `json:"-"`
 }
 
 // Handler receives the findings stream. Finding is called in the stream's
