@@ -3,6 +3,8 @@ package sarif
 import (
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -183,7 +185,15 @@ func (h *Handler) render(sel []int, s *scanner.Summary) ([]byte, error) {
 		}
 		run.WithAutomationDetails(gosarif.NewRunAutomationDetails().WithID(c))
 	}
-	run.AddInvocation(true)
+	inv := run.AddInvocation(true)
+	if s.PolicyChanged {
+		// A note-level notification: the change edits the policy that
+		// judged it (the base's policy was applied).
+		inv.AddTToolExecutionNotification(gosarif.NewNotification().
+			WithLevel("note").
+			WithMessage(gosarif.NewTextMessage("This change edits the repository's privscan policy (.privscan.toml, .privscanignore or a catalog file). The base's policy judged it; the new policy applies once merged.")).
+			WithDescriptor(gosarif.NewReportingDescriptorReference().WithId("privscan/policy-changed")))
+	}
 
 	// Rules first (go-sarif gives a result added before its rule the
 	// index uint(-1)), sorted by ID; then results with explicit indices.
@@ -249,6 +259,9 @@ func (h *Handler) render(sel []int, s *scanner.Summary) ([]byte, error) {
 		if f.Commit != "" {
 			props["privscan/commit"] = f.Commit
 		}
+		if f.Suppressed == scanner.SuppressInlineAdded {
+			res.AddSuppression(underReview(f, loc))
+		}
 		res.AttachPropertyBag(&gosarif.PropertyBag{Properties: props})
 		// Appended directly: run.AddResult would recompute ruleIndex.
 		run.Results = append(run.Results, res)
@@ -265,6 +278,29 @@ func (h *Handler) render(sel []int, s *scanner.Summary) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// underReview is the suppression of a finding that only a privscan:allow
+// marker added by the change under review covers: in source, under review.
+// Every field is set (go-sarif would write nulls, which the schema
+// refuses); the GUID is derived from the keyed fingerprint.
+func underReview(f *scanner.Finding, loc *gosarif.Location) *gosarif.Suppression {
+	return gosarif.NewSuppression("inSource").
+		WithStatus("underReview").
+		WithLocation(loc).
+		WithGuid(guidOf(f.Fingerprint)).
+		WithJustifcation("privscan:allow marker added by this change; it takes effect once the change is accepted")
+}
+
+// guidOf formats the first 16 bytes of a SHA-256 of s as a version 4 style
+// GUID (stable for a fingerprint, reveals nothing more than it).
+func guidOf(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	b := sum[:16]
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b)
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
+}
+
 // runProperties holds the value-free run summary.
 func runProperties(s *scanner.Summary, total, reported int) gosarif.Properties {
 	p := gosarif.Properties{
@@ -275,6 +311,9 @@ func runProperties(s *scanner.Summary, total, reported int) gosarif.Properties {
 		"privscan/filesScanned":       s.FilesScanned,
 		"privscan/linesScanned":       s.LinesScanned,
 		"privscan/commitsScanned":     s.CommitsScanned,
+	}
+	if s.PolicyChanged {
+		p["privscan/policyChanged"] = true
 	}
 	if len(s.Skipped) > 0 {
 		m := make(map[string]int, len(s.Skipped))

@@ -225,16 +225,26 @@ type goldenCase struct {
 	name     string
 	opts     Options
 	findings func(testing.TB) []scanner.Finding
+	policy   bool // the change edits its policy
+}
+
+// underReviewFindings: one finding that only a marker added by the change
+// suppresses, beside an ordinary one.
+func underReviewFindings() []scanner.Finding {
+	fs := mixedFindings()[:2]
+	fs[1].Suppressed = scanner.SuppressInlineAdded
+	return fs
 }
 
 func goldenCases() []goldenCase {
 	base := Options{ToolVersion: "v1.2.3"}
 	return []goldenCase{
-		{"empty", base, func(testing.TB) []scanner.Finding { return nil }},
-		{"mixed", Options{ToolVersion: "1.2.3-rc.1", Category: "privscan"}, func(testing.TB) []scanner.Finding { return mixedFindings() }},
-		{"commit-message", base, func(testing.TB) []scanner.Finding { return messageFindings() }},
-		{"unicode", base, unicodeFindings},
-		{"truncated", Options{ToolVersion: "dev", Category: "privacy/", MaxResults: 4}, func(testing.TB) []scanner.Finding { return truncationFindings() }},
+		{"empty", base, func(testing.TB) []scanner.Finding { return nil }, false},
+		{"mixed", Options{ToolVersion: "1.2.3-rc.1", Category: "privscan"}, func(testing.TB) []scanner.Finding { return mixedFindings() }, false},
+		{"commit-message", base, func(testing.TB) []scanner.Finding { return messageFindings() }, false},
+		{"unicode", base, unicodeFindings, false},
+		{"truncated", Options{ToolVersion: "dev", Category: "privacy/", MaxResults: 4}, func(testing.TB) []scanner.Finding { return truncationFindings() }, false},
+		{"under-review", base, func(testing.TB) []scanner.Finding { return underReviewFindings() }, true},
 	}
 }
 
@@ -242,9 +252,11 @@ func TestGolden(t *testing.T) {
 	for _, tc := range goldenCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			fs := tc.findings(t)
-			got := render(t, tc.opts, fs, summaryFor(fs))
+			sum := summaryFor(fs)
+			sum.PolicyChanged = tc.policy
+			got := render(t, tc.opts, fs, sum)
 			validate(t, got)
-			again := render(t, tc.opts, fs, summaryFor(fs))
+			again := render(t, tc.opts, fs, sum)
 			if !bytes.Equal(got, again) {
 				t.Fatal("output is not deterministic")
 			}

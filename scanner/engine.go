@@ -39,6 +39,8 @@ type Options struct {
 	Buffer int
 	// Markers says how privscan:allow markers on new text suppress.
 	Markers MarkerPolicy
+	// PolicyChanged is copied into the Summary (see Summary.PolicyChanged).
+	PolicyChanged bool
 }
 
 // MarkerPolicy says whether privscan:allow markers that the change under
@@ -180,6 +182,7 @@ func Run(ctx context.Context, src Source, opts Options, h Handler) (*Summary, er
 		sum.SuppressedBy = nil
 	}
 	sum.CommitsScanned = len(commits)
+	sum.PolicyChanged = opts.PolicyChanged
 	if err := h.Summary(sum); err != nil {
 		return sum, err
 	}

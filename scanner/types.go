@@ -119,6 +119,16 @@ type Summary struct {
 	BySeverity    map[string]int `json:"-"`
 }
 
+// Fails reports whether f counts towards a fail-on level: it is at or
+// above level (0: never), and either not suppressed or suppressed only by
+// a marker the change adds while such markers are not allowed.
+func (f *Finding) Fails(level catalog.Severity, allowNewMarkers bool) bool {
+	if level == 0 || f.Severity < level {
+		return false
+	}
+	return f.Suppressed == "" || (f.Suppressed == SuppressInlineAdded && !allowNewMarkers)
+}
+
 // Handler receives the findings stream. Finding is called in the stream's
 // deterministic order; Summary is called once at the end of a successful run.
 type Handler interface {

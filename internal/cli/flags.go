@@ -23,6 +23,10 @@ type scanFlags struct {
 	verbose          bool
 	noProgress       bool
 
+	// diff and history
+	policyFrom      string
+	allowNewMarkers bool
+
 	// diff
 	staged      bool
 	noUntracked bool
@@ -43,6 +47,10 @@ func (f *scanFlags) register(fs *flag.FlagSet, cmd string) {
 	fs.BoolVar(&f.verbose, "v", false, "text: print each finding's line with every match masked")
 	if cmd == "history" || cmd == "scan" {
 		fs.BoolVar(&f.noProgress, "no-progress", false, "no progress bar (drawn only when stderr is a terminal)")
+	}
+	if cmd == "diff" || cmd == "history" {
+		fs.StringVar(&f.policyFrom, "policy-from", "", "read .privscan.toml and .privscanignore from `REV` or \"worktree\"\n(default: the base commit when two commits are compared, else the working tree)")
+		fs.BoolVar(&f.allowNewMarkers, "allow-new-markers", false, "let privscan:allow markers that the compared change adds suppress findings")
 	}
 	if cmd == "diff" {
 		fs.BoolVar(&f.staged, "staged", false, "compare the index with HEAD")

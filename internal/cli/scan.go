@@ -13,6 +13,7 @@ import (
 
 	"github.com/privscan/privscan/broker"
 	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/internal/config"
 	"github.com/privscan/privscan/internal/engine"
 	"github.com/privscan/privscan/internal/gitsrc"
 	"github.com/privscan/privscan/internal/render"
@@ -60,14 +61,43 @@ func runScan(ctx context.Context, env *Env, cmd string, args []string) error {
 		return err
 	}
 
-	src, root, err := scanSource(ctx, env, cmd, &f, pos, paths)
+	src, repo, err := scanSource(ctx, env, cmd, &f, pos, paths)
 	if err != nil {
 		return err
 	}
+	if repo != nil {
+		defer repo.Close()
+	}
 
-	repoCfg, suppressed, err := engine.RepoFiles(root, absPath(env, f.config))
-	if err != nil {
-		return repoConfigError(err)
+	// Policy: from the trusted side when two commits are compared.
+	base, head := engine.PolicyRevs(src)
+	policyRev := base
+	switch f.policyFrom {
+	case "":
+	case engine.PolicyWorktree:
+		policyRev = ""
+	default:
+		policyRev = f.policyFrom
+	}
+	var repoCfg *config.Repo
+	var suppressed map[string]string
+	if policyRev != "" {
+		repoCfg, suppressed, err = engine.RepoFilesAt(repo, policyRev, absPath(env, f.config))
+		if err != nil {
+			if errors.Is(err, gitsrc.ErrRevNotFound) {
+				return gitError(err)
+			}
+			return repoConfigError(err)
+		}
+	} else {
+		root := ""
+		if repo != nil {
+			root = repo.Root()
+		}
+		repoCfg, suppressed, err = engine.RepoFiles(root, absPath(env, f.config))
+		if err != nil {
+			return repoConfigError(err)
+		}
 	}
 	if err := checkSeverityRules(ctx, env, matcher, repoCfg); err != nil {
 		return err
@@ -90,6 +120,12 @@ func runScan(ctx context.Context, env *Env, cmd string, args []string) error {
 	if err != nil {
 		return err
 	}
+	if base != "" {
+		// A change under review: its own markers do not silence it, and
+		// an edit of its own policy is reported.
+		opts.Markers = scanner.MarkersReview
+		opts.PolicyChanged = engine.PolicyChanged(repo, base, head, engine.PolicyFiles)
+	}
 
 	out, closeOut, err := openOutput(env, f.output)
 	if err != nil {
@@ -97,7 +133,7 @@ func runScan(ctx context.Context, env *Env, cmd string, args []string) error {
 	}
 	h, src, finish := present(ctx, env, cmd, &f, newHandler(env, &f, out), src)
 	defer finish()
-	g := &gate{Handler: h, level: level}
+	g := &gate{Handler: h, level: level, allowNewMarkers: f.allowNewMarkers}
 	_, runErr := scanner.Run(ctx, src, opts, g)
 	if err := closeOut(); err != nil && runErr == nil {
 		runErr = fmt.Errorf("writing %s: %w", f.output, err)
@@ -160,21 +196,21 @@ func openCatalog(env *Env, key string) (*catalog.Matcher, error) {
 }
 
 // scanSource builds the source for a scanning command and returns the
-// repository root ("" when there is none).
-func scanSource(ctx context.Context, env *Env, cmd string, f *scanFlags, pos, paths []string) (scanner.Source, string, error) {
+// repository it reads (nil for text), which the caller closes.
+func scanSource(ctx context.Context, env *Env, cmd string, f *scanFlags, pos, paths []string) (scanner.Source, *gitsrc.Repo, error) {
 	if cmd == "text" {
 		if len(pos) == 0 || pos[0] == "-" {
-			return &scanner.TextSource{R: stdinReader(ctx, env)}, "", nil
+			return &scanner.TextSource{R: stdinReader(ctx, env)}, nil, nil
 		}
 		file, err := os.Open(absPath(env, pos[0]))
 		if err != nil {
-			return nil, "", fmt.Errorf("reading %s: %w", pos[0], errors.Unwrap(err))
+			return nil, nil, fmt.Errorf("reading %s: %w", pos[0], errors.Unwrap(err))
 		}
-		return &closingSource{TextSource: scanner.TextSource{R: file, Path: filepath.ToSlash(pos[0])}, c: file}, "", nil
+		return &closingSource{TextSource: scanner.TextSource{R: file, Path: filepath.ToSlash(pos[0])}, c: file}, nil, nil
 	}
 	repo, err := gitsrc.Open(env.Dir)
 	if err != nil {
-		return nil, "", gitError(err)
+		return nil, nil, gitError(err)
 	}
 	var src scanner.Source
 	switch cmd {
@@ -190,9 +226,10 @@ func scanSource(ctx context.Context, env *Env, cmd string, f *scanFlags, pos, pa
 		src, err = repo.Files(append(pos, paths...))
 	}
 	if err != nil {
-		return nil, "", gitError(err)
+		repo.Close()
+		return nil, nil, gitError(err)
 	}
-	return src, repo.Root(), nil
+	return src, repo, nil
 }
 
 type closingSource struct {
@@ -292,12 +329,13 @@ func newHandler(env *Env, f *scanFlags, out io.Writer) scanner.Handler {
 // gate records whether a finding reached the --fail-on level.
 type gate struct {
 	scanner.Handler
-	level catalog.Severity
-	hit   bool
+	level           catalog.Severity
+	allowNewMarkers bool
+	hit             bool
 }
 
 func (g *gate) Finding(f *scanner.Finding) error {
-	if g.level != 0 && f.Severity >= g.level {
+	if f.Fails(g.level, g.allowNewMarkers) {
 		g.hit = true
 	}
 	return g.Handler.Finding(f)

@@ -164,6 +164,15 @@ func (r *Repo) Diff(opts DiffOptions) (scanner.Source, error) {
 // index or the working tree.
 func (s *diffSource) PolicyBase() string { return s.base }
 
+// PolicyHead returns the new-side commit of a two-commit comparison: the
+// side under review. It is "" when PolicyBase is.
+func (s *diffSource) PolicyHead() string {
+	if s.base == "" {
+		return ""
+	}
+	return s.commit
+}
+
 // entries lists one side of a non tree-to-tree comparison.
 func (s *diffSource) entries(ctx context.Context, sd side, p *processor, idx *index.Index) ([]entry, error) {
 	switch sd.kind {

@@ -309,6 +309,15 @@ func (h *historySource) PolicyBase() string {
 	return h.exclude[0].Hash.String()
 }
 
+// PolicyHead returns the tip of the range under review (the b of a..b and
+// a...b); "" when PolicyBase is.
+func (h *historySource) PolicyHead() string {
+	if h.PolicyBase() == "" || len(h.include) == 0 {
+		return ""
+	}
+	return h.include[len(h.include)-1].Hash.String()
+}
+
 type historySource struct {
 	r                *Repo
 	ps               *pathspec

@@ -59,6 +59,9 @@ func (g *GitHub) Summary(s *scanner.Summary) error {
 		g.w.WriteString(Annotation(f))
 		g.w.WriteByte('\n')
 	}
+	if s.PolicyChanged {
+		fmt.Fprintf(g.w, "::notice title=privscan policy changed::%s\n", escapeData("This change edits the repository's privscan policy; the base's policy judged it, and the new policy applies once merged."))
+	}
 	if left > 0 {
 		fmt.Fprintf(g.w, "::notice title=privscan::%s\n", escapeData(fmt.Sprintf("%d more finding%s not annotated (GitHub limits annotations per step); see the SARIF upload or the job summary", left, plural(left))))
 	}
@@ -82,6 +85,9 @@ func Annotation(f *scanner.Finding) string {
 	msg := Message(f)
 	if f.Kind == scanner.KindCommitMessage || f.Path == "" {
 		msg = fmt.Sprintf("%s, line %d: %s", Location(f), f.Line, msg)
+	}
+	if f.Suppressed == scanner.SuppressInlineAdded {
+		msg += " Suppressed only by a privscan:allow marker that this change adds: under review."
 	}
 	return "::" + cmd + " " + strings.Join(props, ",") + "::" + escapeData(msg)
 }

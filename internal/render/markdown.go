@@ -33,7 +33,13 @@ func (m *Markdown) Finding(f *scanner.Finding) error {
 func (m *Markdown) Summary(s *scanner.Summary) error {
 	var b strings.Builder
 	b.WriteString("## privscan\n\n")
-	if s.Findings == 0 {
+	if s.PolicyChanged {
+		b.WriteString("> **Policy changed.** This change edits the repository's privscan policy (`.privscan.toml`, `.privscanignore` or a catalog file). The base's policy judged it; the new policy applies once merged.\n\n")
+	}
+	if n := s.SuppressedBy[scanner.SuppressInlineAdded]; n > 0 {
+		fmt.Fprintf(&b, "> **%d finding%s under review:** suppressed only by `privscan:allow` markers that this change adds.\n\n", n, plural(n))
+	}
+	if len(m.findings) == 0 {
 		fmt.Fprintf(&b, "No findings. %d file%s and %d line%s scanned", s.FilesScanned, plural(s.FilesScanned), s.LinesScanned, plural(s.LinesScanned))
 		if s.Suppressed > 0 {
 			fmt.Fprintf(&b, "; %d suppressed", s.Suppressed)
@@ -75,7 +81,11 @@ func (m *Markdown) Summary(s *scanner.Summary) error {
 	b.WriteString("\n| Severity | Rule | Location |\n| --- | --- | --- |\n")
 	shown := 0
 	for _, f := range sorted {
-		row := fmt.Sprintf("| %s | `%s` | %s |\n", f.Severity, cell(f.RuleID), cell(fmt.Sprintf("%s:%d:%d", Location(f), f.Line, f.Column)))
+		sev := f.Severity.String()
+		if f.Suppressed == scanner.SuppressInlineAdded {
+			sev += " (new marker, under review)"
+		}
+		row := fmt.Sprintf("| %s | `%s` | %s |\n", sev, cell(f.RuleID), cell(fmt.Sprintf("%s:%d:%d", Location(f), f.Line, f.Column)))
 		if shown >= maxRows || b.Len()+len(row)+200 > maxBytes {
 			break
 		}

@@ -134,6 +134,9 @@ func (t *Text) Finding(f *scanner.Finding) error {
 	if t.Fingerprints && f.Fingerprint != "" {
 		fmt.Fprintf(t.w, "  %s", t.paint(ansiDim, "fingerprint "+f.Fingerprint))
 	}
+	if f.Suppressed == scanner.SuppressInlineAdded {
+		fmt.Fprintf(t.w, "  %s", t.paint(ansiDim, "(marker added by this change: under review)"))
+	}
 	t.w.WriteByte('\n')
 	if t.Context != nil {
 		if line, ok := t.Context(f); ok {
@@ -152,6 +155,7 @@ func (t *Text) Summary(s *scanner.Summary) error {
 		if s.Findings >= tableMin && len(t.rules) > 0 {
 			t.table()
 		}
+		t.w.WriteString(ReviewLines(s))
 		fmt.Fprintln(t.w, SummaryLine(s))
 	}
 	return t.w.Flush()
@@ -185,6 +189,20 @@ func short7(commit string) string {
 		return commit[:7]
 	}
 	return commit
+}
+
+// ReviewLines are the value-free summary lines about a change's own policy:
+// an edit of the policy files, and findings that only markers added by the
+// change suppress. Each line ends with a newline.
+func ReviewLines(s *scanner.Summary) string {
+	var b strings.Builder
+	if s.PolicyChanged {
+		b.WriteString("privscan: this change edits the repository's privscan policy (.privscan.toml, .privscanignore or a catalog file); the base's policy judged it, and the new policy applies once merged\n")
+	}
+	if n := s.SuppressedBy[scanner.SuppressInlineAdded]; n > 0 {
+		fmt.Fprintf(&b, "privscan: %d finding%s suppressed only by privscan:allow markers that this change adds: reported for review\n", n, plural(n))
+	}
+	return b.String()
 }
 
 // SummaryLine is the one-line, value-free summary of a run.
