@@ -207,7 +207,9 @@ func probeFingerprint(t *testing.T, r *policyRepo) string {
 	e := &cli.Env{Args: []string{"diff", "main..pr", "--no-messages", "--format", "json"}, Stdout: &stdout, Stderr: &stderr,
 		Getenv: func(k string) string { return r.env[k] }, Dir: r.dir, Stdin: strings.NewReader("")}
 	cli.Run(context.Background(), e)
-	var rep struct{ Findings []struct{ Fingerprint string } }
+	var rep struct {
+		Findings []struct{ Fingerprint string }
+	}
 	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil || len(rep.Findings) != 1 {
 		t.Fatalf("probe: %v %s", err, stdout.String())
 	}
