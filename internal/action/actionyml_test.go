@@ -84,7 +84,7 @@ func TestActionYMLContract(t *testing.T) {
 		}
 	}
 	sort.Strings(names)
-	want := []string{"annotations", "base", "catalog", "catalog-file", "category", "fail-on", "head", "sarif-file", "scan-pr-text", "upload-sarif"}
+	want := []string{"allow-new-markers", "annotations", "base", "catalog", "catalog-file", "category", "fail-on", "head", "sarif-file", "scan-pr-text", "upload-sarif"}
 	if strings.Join(names, " ") != strings.Join(want, " ") {
 		t.Errorf("inputs %v, want %v", names, want)
 	}
@@ -92,6 +92,9 @@ func TestActionYMLContract(t *testing.T) {
 		if d := inputs[k].(map[string]any)["default"]; d != "true" {
 			t.Errorf("input %s default %v, want 'true'", k, d)
 		}
+	}
+	if d := inputs["allow-new-markers"].(map[string]any)["default"]; d != "false" {
+		t.Errorf("input allow-new-markers default %v, want 'false'", d)
 	}
 	outputs, _ := a["outputs"].(map[string]any)
 	for _, k := range []string{"findings", "sarif-file", "exit-code"} {
@@ -111,7 +114,7 @@ func TestActionYMLContract(t *testing.T) {
 	envOf := map[string]string{
 		"catalog": action.EnvCatalog, "catalog-file": action.EnvCatalogFile, "base": action.EnvBase, "head": action.EnvHead,
 		"fail-on": action.EnvFailOn, "sarif-file": action.EnvSARIFFile, "category": action.EnvCategory,
-		"scan-pr-text": action.EnvScanPRText, "annotations": action.EnvAnnotations,
+		"scan-pr-text": action.EnvScanPRText, "annotations": action.EnvAnnotations, "allow-new-markers": action.EnvAllowNewMarkers,
 	}
 	var scan, upload map[string]any
 	for _, s := range runs["steps"].([]any) {

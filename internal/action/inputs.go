@@ -12,15 +12,16 @@ import (
 // ever interpolated into script text). The catalog inputs use the names
 // every privscan command reads: PRIVSCAN_CATALOG and PRIVSCAN_CATALOG_FILE.
 const (
-	EnvBase        = "PRIVSCAN_BASE"         // input base
-	EnvHead        = "PRIVSCAN_HEAD"         // input head
-	EnvFailOn      = "PRIVSCAN_FAIL_ON"      // input fail-on
-	EnvSARIFFile   = "PRIVSCAN_SARIF_FILE"   // input sarif-file
-	EnvCategory    = "PRIVSCAN_CATEGORY"     // input category
-	EnvScanPRText  = "PRIVSCAN_SCAN_PR_TEXT" // input scan-pr-text
-	EnvAnnotations = "PRIVSCAN_ANNOTATIONS"  // input annotations
-	EnvCatalog     = "PRIVSCAN_CATALOG"      // input catalog
-	EnvCatalogFile = "PRIVSCAN_CATALOG_FILE" // input catalog-file
+	EnvBase            = "PRIVSCAN_BASE"              // input base
+	EnvHead            = "PRIVSCAN_HEAD"              // input head
+	EnvFailOn          = "PRIVSCAN_FAIL_ON"           // input fail-on
+	EnvSARIFFile       = "PRIVSCAN_SARIF_FILE"        // input sarif-file
+	EnvCategory        = "PRIVSCAN_CATEGORY"          // input category
+	EnvScanPRText      = "PRIVSCAN_SCAN_PR_TEXT"      // input scan-pr-text
+	EnvAnnotations     = "PRIVSCAN_ANNOTATIONS"       // input annotations
+	EnvAllowNewMarkers = "PRIVSCAN_ALLOW_NEW_MARKERS" // input allow-new-markers
+	EnvCatalog         = "PRIVSCAN_CATALOG"           // input catalog
+	EnvCatalogFile     = "PRIVSCAN_CATALOG_FILE"      // input catalog-file
 )
 
 // DefaultSARIFName is the SARIF file's name when the sarif-file input is
@@ -40,6 +41,10 @@ type Inputs struct {
 	Category    string // SARIF automationDetails.id; "" = none
 	ScanPRText  bool   // scan the pull request's title and body (default true)
 	Annotations bool   // write workflow-command annotations (default true)
+	// AllowNewMarkers lets privscan:allow markers that the change itself
+	// adds suppress its findings (default false: they are reported, under
+	// review, and fail the check).
+	AllowNewMarkers bool
 }
 
 // ReadInputs reads and checks the inputs. Its errors name the input, never
@@ -74,6 +79,9 @@ func ReadInputs(getenv func(string) string) (Inputs, error) {
 		return Inputs{}, err
 	}
 	if in.Annotations, err = boolInput(getenv, EnvAnnotations, "annotations", true); err != nil {
+		return Inputs{}, err
+	}
+	if in.AllowNewMarkers, err = boolInput(getenv, EnvAllowNewMarkers, "allow-new-markers", false); err != nil {
 		return Inputs{}, err
 	}
 	return in, nil

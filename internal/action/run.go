@@ -13,6 +13,7 @@ import (
 
 	"github.com/privscan/privscan/broker"
 	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/internal/config"
 	"github.com/privscan/privscan/internal/engine"
 	"github.com/privscan/privscan/internal/gitsrc"
 	"github.com/privscan/privscan/internal/render"
@@ -125,6 +126,9 @@ func scan(ctx context.Context, cfg Config, in Inputs, matcher *catalog.Matcher, 
 	if err != nil {
 		return nil, gitError(err)
 	}
+	// The policy of the trusted side (the pull request's base, the push's
+	// merge base) judges the change, never the change's own policy.
+	base, head := engine.PolicyRevs(src)
 	if p.skipMsg != "" {
 		src = &dropMessage{src: src, commit: p.skipMsg}
 	}
@@ -135,7 +139,13 @@ func scan(ctx context.Context, cfg Config, in Inputs, matcher *catalog.Matcher, 
 		scanned += " and the pull request's title and body"
 	}
 
-	repoCfg, suppressed, err := engine.RepoFiles(repo.Root(), "")
+	var repoCfg *config.Repo
+	var suppressed map[string]string
+	if base != "" {
+		repoCfg, suppressed, err = engine.RepoFilesAt(repo, base, "")
+	} else {
+		repoCfg, suppressed, err = engine.RepoFiles(repo.Root(), "")
+	}
 	if err != nil {
 		return nil, &Error{err: fmt.Errorf("repository config: %w", err), hint: "fix or remove the file; see `privscan help` for its format"}
 	}
@@ -147,6 +157,12 @@ func scan(ctx context.Context, cfg Config, in Inputs, matcher *catalog.Matcher, 
 	opts, err := engine.Options(engine.Settings{Matcher: matcher, Repo: repoCfg, Suppressed: suppressed, Secrets: cfg.Secrets})
 	if err != nil {
 		return nil, err
+	}
+	// A pull request's or push's own markers (in its lines, messages and
+	// text) do not silence it.
+	opts.Markers = scanner.MarkersReview
+	if base != "" {
+		opts.PolicyChanged = engine.PolicyChanged(repo, base, head, engine.PolicyFiles)
 	}
 
 	sarifPath := sarifPath(in.SARIFFile, getenv)
@@ -180,7 +196,7 @@ func scan(ctx context.Context, cfg Config, in Inputs, matcher *catalog.Matcher, 
 	if in.Annotations {
 		hs = append(hs, render.NewGitHub(cfg.Stdout))
 	}
-	t := &tee{hs: hs, level: level}
+	t := &tee{hs: hs, level: level, allowNewMarkers: in.AllowNewMarkers}
 	sum, err := scanner.Run(ctx, srcs, opts, t)
 	if err != nil {
 		return nil, scanError(err)
@@ -296,13 +312,14 @@ func fork(event string, ev *Event) bool {
 // tee hands every finding to several handlers and records whether one
 // reached the fail-on level.
 type tee struct {
-	hs    []scanner.Handler
-	level catalog.Severity // 0: never
-	hit   bool
+	hs              []scanner.Handler
+	level           catalog.Severity // 0: never
+	allowNewMarkers bool
+	hit             bool
 }
 
 func (t *tee) Finding(f *scanner.Finding) error {
-	if t.level != 0 && f.Severity >= t.level {
+	if f.Fails(t.level, t.allowNewMarkers) {
 		t.hit = true
 	}
 	for _, h := range t.hs {
