@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/internal/config"
 	"github.com/privscan/privscan/internal/engine"
 	"github.com/privscan/privscan/internal/gitsrc"
 	"github.com/privscan/privscan/internal/hook"
@@ -156,7 +157,13 @@ func scanCommit(ctx context.Context, env *Env, c *hook.Commit, m *catalog.Matche
 		return nil, gitError(err)
 	}
 	defer repo.Close()
-	cfg, sup, err := engine.RepoFiles(repo.Root(), "")
+	// The policy is HEAD's: what the agent stages (or leaves in the
+	// working tree) is the change under review, and it must not relax the
+	// policy that judges it. With no commit yet, the defaults.
+	cfg, sup, err := engine.RepoFilesAt(repo, "HEAD", "")
+	if errors.Is(err, gitsrc.ErrRevNotFound) {
+		cfg, sup, err = &config.Repo{}, map[string]string{}, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("repository config: %w", err)
 	}
@@ -177,6 +184,8 @@ func scanCommit(ctx context.Context, env *Env, c *hook.Commit, m *catalog.Matche
 	if err != nil {
 		return nil, err
 	}
+	// Markers the commit adds never silence it.
+	opts.Markers = scanner.MarkersReview
 	src, err := commitSource(repo, c)
 	if err != nil {
 		return nil, gitError(err)
@@ -313,6 +322,9 @@ func reportBlocked(env *Env, blocked []blockedCommit) error {
 			if f.Description != "" {
 				fmt.Fprintf(w, ": %s", oneLine(f.Description))
 			}
+			if f.Suppressed == scanner.SuppressInlineAdded {
+				fmt.Fprint(w, " [a privscan:allow marker this commit adds does not count]")
+			}
 			fmt.Fprintln(w)
 		}
 		if n := b.total - len(b.findings); n > 0 {
@@ -320,5 +332,5 @@ func reportBlocked(env *Env, blocked []blockedCommit) error {
 		}
 	}
 	return withHint(errors.New("git commit blocked by the privacy check"),
-		"replace each flagged span (columns are code points, end exclusive) with synthetic data, such as \"Jane Doe\", user@example.com or 192.0.2.10, then stage the change and commit again; for replacements ask the privacy-scanner subagent. A deliberate exception: add `privscan:allow <ruleId>` on that line")
+		"replace each flagged span (columns are code points, end exclusive) with synthetic data, such as \"Jane Doe\", user@example.com or 192.0.2.10, then stage the change and commit again; for replacements ask the privacy-scanner subagent. Markers and policy edits in the commit itself do not count: a deliberate exception is the user's decision (they commit it themselves, outside the agent, or allow it in the committed .privscan.toml or .privscanignore)")
 }

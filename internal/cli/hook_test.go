@@ -138,10 +138,32 @@ func TestHookWhatWouldBeCommitted(t *testing.T) {
 			t.Errorf("%q: exit %d, want 2\n%s", cmd, code, stderr)
 		}
 	}
-	// A suppressed line passes.
+	// A marker that the commit itself adds does not let it through.
 	r.write(t, "main.go", "package main\n\n// "+hookCanary+" privscan:allow\n")
-	if code, stderr := runHook(t, r.env, payload(r.dir, "Bash", "git commit -am x")); code != 0 {
-		t.Fatalf("suppressed: exit %d\n%s", code, stderr)
+	code, stderr := runHook(t, r.env, payload(r.dir, "Bash", "git commit -am x"))
+	if code != 2 || !strings.Contains(stderr, "marker this commit adds does not count") || !strings.Contains(stderr, "outside the agent") {
+		t.Fatalf("marker added by the commit: exit %d\n%s", code, stderr)
+	}
+	assertNoCanary(t, stderr)
+}
+
+// TestHookPolicyFromHEAD: a commit that relaxes the policy (or adds a
+// marker) in the same change is judged by HEAD's policy; HEAD's own
+// policy and markers already committed keep applying.
+func TestHookPolicyFromHEAD(t *testing.T) {
+	r := newHookRepo(t)
+	r.write(t, "a.go", "package main\n\n// "+hookCanary+"\n")
+	r.write(t, ".privscan.toml", "exclude = [\"**\"]\n")
+	r.git(t, "add", "-A")
+	if code, stderr := runHook(t, r.env, payload(r.dir, "Bash", "git commit -m x")); code != 2 {
+		t.Fatalf("policy relaxed by the commit itself: exit %d\n%s", code, stderr)
+	}
+	// Once the exclusion is committed (by the user), it applies.
+	r.git(t, "add", ".privscan.toml")
+	r.git(t, "commit", "-qm", "policy")
+	r.git(t, "add", "a.go")
+	if code, stderr := runHook(t, r.env, payload(r.dir, "Bash", "git commit -m x")); code != 0 {
+		t.Fatalf("HEAD's policy: exit %d\n%s", code, stderr)
 	}
 }
 
