@@ -46,6 +46,7 @@ type ScanSummary struct {
 	BySeverity     map[string]int `json:"bySeverity"`
 	Skipped        map[string]int `json:"skipped"`
 	SuppressedBy   map[string]int `json:"suppressedBy"`
+	PolicyChanged  bool           `json:"policyChanged"`
 }
 
 // RuleCount is one entry of ScanResult.Rules.
@@ -118,6 +119,7 @@ func (c *collector) Summary(s *scanner.Summary) error {
 	out.FilesScanned = s.FilesScanned
 	out.LinesScanned = s.LinesScanned
 	out.CommitsScanned = s.CommitsScanned
+	out.PolicyChanged = s.PolicyChanged
 	for k, v := range s.BySeverity {
 		out.BySeverity[k] = v
 	}

@@ -376,10 +376,13 @@ type repoFiles struct {
 	suppressed map[string]string
 }
 
-// loadRepoFiles reads the settings at a repository's root ("" for a bare
-// repository: none).
-func loadRepoFiles(root string) (*repoFiles, *toolError) {
-	cfg, sup, err := engine.RepoFiles(root, "")
+// loadRepoFiles reads the repository's policy files: from commit rev when
+// it is set, else at the repository's root (none for a bare repository).
+func loadRepoFiles(repo *gitsrc.Repo, rev string) (*repoFiles, *toolError) {
+	cfg, sup, err := engine.RepoFiles(repo.Root(), "")
+	if rev != "" {
+		cfg, sup, err = engine.RepoFilesAt(repo, rev, "")
+	}
 	if err != nil {
 		return nil, errorf(string(broker.CodeConfigInvalid), "repository config: %s", err.Error())
 	}
@@ -463,7 +466,14 @@ func (s *Server) scanDiff(ctx context.Context, c *call) (any, string, *toolError
 		rel = []string{"."}
 	}
 
-	files, te := loadRepoFiles(repo.Root())
+	src, comparison, err := diffSource(repo, base, head, staged, rel)
+	if err != nil {
+		return nil, "", classify(err)
+	}
+	// Two commits: the base's policy judges the change, whose own markers
+	// do not silence it (as on the command line and in the Action).
+	policyBase, policyHead := engine.PolicyRevs(src)
+	files, te := loadRepoFiles(repo, policyBase)
 	if te != nil {
 		return nil, "", te
 	}
@@ -471,10 +481,9 @@ func (s *Server) scanDiff(ctx context.Context, c *call) (any, string, *toolError
 	if te != nil {
 		return nil, "", te
 	}
-
-	src, comparison, err := diffSource(repo, base, head, staged, rel)
-	if err != nil {
-		return nil, "", classify(err)
+	if policyBase != "" {
+		opts.Markers = scanner.MarkersReview
+		opts.PolicyChanged = engine.PolicyChanged(repo, policyBase, policyHead, engine.PolicyFiles)
 	}
 	col := newCollector(s.version)
 	col.res.Comparison = comparison

@@ -43,6 +43,7 @@ var findingSchema = obj(props{
 	"column":      integer("1-based column of the match's first character, in Unicode code points."),
 	"endColumn":   integer("Column just after the match's last character (exclusive), in code points."),
 	"fingerprint": str("Keyed fingerprint identifying the finding across runs; add it to .privscanignore to accept a finding deliberately."),
+	"suppressed":  enum("Set when the finding is reported although a suppression covers it: inline-added means only a privscan:allow marker that the compared change itself adds covers it, which does not count until the change is accepted.", "inline-added"),
 }, "ruleId", "source", "category", "severity", "kind", "path", "commit", "line", "column", "endColumn", "fingerprint")
 
 func countsOf(desc string) map[string]any {
@@ -63,8 +64,9 @@ var scanOutputSchema = obj(props{
 		"commitsScanned": integer("Commit messages scanned."),
 		"bySeverity":     countsOf("Findings per severity."),
 		"skipped":        countsOf("Files not scanned, per reason: binary, lfs, submodule, excluded."),
-		"suppressedBy":   countsOf("Suppressed findings per source: inline, ignore-file, baseline."),
-	}, "findings", "returned", "suppressed", "filesScanned", "linesScanned", "commitsScanned", "bySeverity", "skipped", "suppressedBy"),
+		"suppressedBy":   countsOf("Suppressed findings per source: inline, inline-added (markers the compared change adds; those findings are listed), ignore-file, baseline."),
+		"policyChanged":  boolean("True when the compared change edits the repository's privscan policy (.privscan.toml, .privscanignore): the base's policy was applied."),
+	}, "findings", "returned", "suppressed", "filesScanned", "linesScanned", "commitsScanned", "bySeverity", "skipped", "suppressedBy", "policyChanged"),
 	"truncated": boolean("True when findings were left out of the list to keep the reply small; the counts are complete. Narrow the scan (paths) to see the rest."),
 	"rules": map[string]any{
 		"type":        "object",
