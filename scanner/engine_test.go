@@ -239,23 +239,37 @@ func TestSplitLines(t *testing.T) {
 	}
 }
 
+// TestSplitLinesLong: a line up to MaxLineBytes is one line, whole; a
+// longer one stops the scan with a LineTooLongError after the lines before
+// it, and is never cut.
 func TestSplitLinesLong(t *testing.T) {
-	big := strings.Repeat("x", MaxLineBytes*2+10)
-	in := "first\n" + big + "\nlast"
-	var nums []int
-	var total int
-	err := SplitLines(context.Background(), strings.NewReader(in), 1<<20, func(ls []Line) error {
-		for _, l := range ls {
-			nums = append(nums, l.Number)
-			total += len(l.Text)
+	for _, c := range []struct {
+		n     int
+		err   bool
+		lines string
+	}{
+		{MaxLineBytes, false, "[1 2 3]"},
+		{MaxLineBytes + 1, true, "[1]"},
+	} {
+		big := strings.Repeat("x", c.n)
+		in := "first\n" + big + "\nlast"
+		var nums []int
+		err := SplitLines(context.Background(), strings.NewReader(in), 1<<20, func(ls []Line) error {
+			for _, l := range ls {
+				nums = append(nums, l.Number)
+				if l.Number == 2 && len(l.Text) != c.n {
+					t.Errorf("line 2 has %d bytes, want %d", len(l.Text), c.n)
+				}
+			}
+			return nil
+		})
+		var tl *LineTooLongError
+		if c.err != errors.As(err, &tl) || (c.err && tl.Line != 2) {
+			t.Errorf("%d bytes: err %v", c.n, err)
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if fmt.Sprint(nums) != "[1 2 2 2 3]" || total != len(big)+9 {
-		t.Errorf("numbers %v, total %d", nums, total)
+		if fmt.Sprint(nums) != c.lines {
+			t.Errorf("%d bytes: line numbers %v, want %s", c.n, nums, c.lines)
+		}
 	}
 }
 

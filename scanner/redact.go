@@ -79,7 +79,10 @@ func (r *Redactor) Copy(ctx context.Context, out io.Writer, in io.Reader) (err e
 		frag.Lines, eols, size = frag.Lines[:0], eols[:0], 0
 		return nil
 	}
-	var long []byte
+	var (
+		long    []byte
+		tooLong *LineTooLongError // the first line withheld
+	)
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -87,10 +90,40 @@ func (r *Redactor) Copy(ctx context.Context, out io.Writer, in io.Reader) (err e
 		chunk, rerr := br.ReadSlice('\n')
 		if errors.Is(rerr, bufio.ErrBufferFull) {
 			long = append(long, chunk...)
-			if len(long) < MaxLineBytes {
+			if len(long) <= MaxLineBytes+1 { // +1: a "\r" before the "\n"
 				continue
 			}
-			chunk, long, rerr = long, nil, nil // cut an over-long line: no EOL
+			// A line too long to scan whole is withheld, never copied:
+			// flush what came before, write a placeholder instead of the
+			// line, skip to its end, and fail once the rest is copied.
+			long = nil
+			if err := flush(); err != nil {
+				return err
+			}
+			r.stats.Lines++
+			if tooLong == nil {
+				tooLong = &LineTooLongError{Line: r.stats.Lines, Limit: MaxLineBytes}
+			}
+			fmt.Fprintf(bw, "[privscan: line %d withheld: longer than %d MiB]", r.stats.Lines, MaxLineBytes>>20)
+			var eol []byte
+			for {
+				chunk, rerr = br.ReadSlice('\n')
+				if !errors.Is(rerr, bufio.ErrBufferFull) {
+					_, eol = splitEOL(chunk)
+					break
+				}
+			}
+			bw.Write(eol)
+			if rerr != nil {
+				if !errors.Is(rerr, io.EOF) {
+					return fmt.Errorf("reading input: %w", rerr)
+				}
+				if err := bw.Flush(); err != nil {
+					return err
+				}
+				return tooLong
+			}
+			continue
 		} else if long != nil {
 			chunk = append(long, chunk...)
 			long = nil
@@ -100,8 +133,18 @@ func (r *Redactor) Copy(ctx context.Context, out io.Writer, in io.Reader) (err e
 		if rerr != nil && !errors.Is(rerr, io.EOF) {
 			return fmt.Errorf("reading input: %w", rerr)
 		}
-		if len(chunk) > 0 {
-			text, eol := splitEOL(chunk)
+		if text, eol := splitEOL(chunk); len(text) > MaxLineBytes {
+			// The whole line arrived but is over the cap: withheld too.
+			if err := flush(); err != nil {
+				return err
+			}
+			r.stats.Lines++
+			if tooLong == nil {
+				tooLong = &LineTooLongError{Line: r.stats.Lines, Limit: MaxLineBytes}
+			}
+			fmt.Fprintf(bw, "[privscan: line %d withheld: longer than %d MiB]", r.stats.Lines, MaxLineBytes>>20)
+			bw.Write(eol)
+		} else if len(chunk) > 0 {
 			r.stats.Lines++
 			frag.Lines = append(frag.Lines, Line{Number: r.stats.Lines, Text: text})
 			eols = append(eols, eol)
@@ -116,7 +159,13 @@ func (r *Redactor) Copy(ctx context.Context, out io.Writer, in io.Reader) (err e
 			if err := flush(); err != nil {
 				return err
 			}
-			return bw.Flush()
+			if err := bw.Flush(); err != nil {
+				return err
+			}
+			if tooLong != nil {
+				return tooLong
+			}
+			return nil
 		}
 	}
 }

@@ -9,10 +9,22 @@ import (
 	"io"
 )
 
-// MaxLineBytes is the longest line kept whole. A longer line (a minified
-// bundle, a hostile diff) is cut into pieces of this size, each scanned as
-// the same line number; a match that straddles a cut is not found.
-const MaxLineBytes = 16 << 20
+// MaxLineBytes is the longest line the text reader scans. A line is always
+// scanned whole, never cut (a value straddling a cut would be missed); a
+// longer line (a minified bundle, a data dump, a line padded on purpose)
+// ends a text scan with a *LineTooLongError, and redaction withholds it.
+const MaxLineBytes = 64 << 20
+
+// LineTooLongError reports a line longer than MaxLineBytes: it was not
+// scanned.
+type LineTooLongError struct {
+	Line  int // 1-based
+	Limit int // bytes
+}
+
+func (e *LineTooLongError) Error() string {
+	return fmt.Sprintf("line %d is longer than %d MiB and was not scanned (lines are scanned whole)", e.Line, e.Limit>>20)
+}
 
 // fragmentBytes bounds the text held in one fragment of a stream, so that
 // memory stays bounded however large the input is.
@@ -44,11 +56,10 @@ func (s *TextSource) Fragments(ctx context.Context, yield func(*Fragment) error)
 func SplitLines(ctx context.Context, r io.Reader, batchBytes int, fn func([]Line) error) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var (
-		batch   []Line
-		size    int
-		num     int
-		long    []byte // a line longer than the reader's buffer, so far
-		started bool   // num already counts the line being read (it was cut)
+		batch []Line
+		size  int
+		num   int
+		long  []byte // a line longer than the reader's buffer, so far
 	)
 	flush := func() error {
 		if len(batch) == 0 {
@@ -58,17 +69,6 @@ func SplitLines(ctx context.Context, r io.Reader, batchBytes int, fn func([]Line
 		batch, size = nil, 0
 		return fn(b)
 	}
-	add := func(text []byte) error {
-		if !started {
-			num++
-		}
-		batch = append(batch, Line{Number: num, Text: text})
-		size += len(text) + 1
-		if size >= batchBytes {
-			return flush()
-		}
-		return nil
-	}
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -76,12 +76,12 @@ func SplitLines(ctx context.Context, r io.Reader, batchBytes int, fn func([]Line
 		chunk, err := br.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
 			long = append(long, chunk...)
-			for len(long) >= MaxLineBytes {
-				if e := add(bytes.Clone(long[:MaxLineBytes])); e != nil {
+			if len(long) > MaxLineBytes+1 { // +1: a "\r" before the "\n"
+				// Scan what came before, then stop: never a cut line.
+				if e := flush(); e != nil {
 					return e
 				}
-				started = true
-				long = append(long[:0], long[MaxLineBytes:]...)
+				return &LineTooLongError{Line: num + 1, Limit: MaxLineBytes}
 			}
 			continue
 		}
@@ -93,12 +93,22 @@ func SplitLines(ctx context.Context, r io.Reader, batchBytes int, fn func([]Line
 			text = bytes.Clone(chunk)
 		}
 		long = nil
-		if len(text) > 0 || started {
-			if e := add(trimEOL(text)); e != nil {
+		if len(trimEOL(text)) > MaxLineBytes {
+			if e := flush(); e != nil {
 				return e
 			}
+			return &LineTooLongError{Line: num + 1, Limit: MaxLineBytes}
 		}
-		started = false
+		if len(text) > 0 {
+			num++
+			batch = append(batch, Line{Number: num, Text: trimEOL(text)})
+			size += len(text) + 1
+			if size >= batchBytes {
+				if e := flush(); e != nil {
+					return e
+				}
+			}
+		}
 		if err != nil {
 			return flush()
 		}

@@ -23,6 +23,9 @@ type scanFlags struct {
 	verbose          bool
 	noProgress       bool
 
+	// text
+	caps inputCaps
+
 	// diff and history
 	policyFrom      string
 	allowNewMarkers bool
@@ -47,6 +50,9 @@ func (f *scanFlags) register(fs *flag.FlagSet, cmd string) {
 	fs.BoolVar(&f.verbose, "v", false, "text: print each finding's line with every match masked")
 	if cmd == "history" || cmd == "scan" {
 		fs.BoolVar(&f.noProgress, "no-progress", false, "no progress bar (drawn only when stderr is a terminal)")
+	}
+	if cmd == "text" {
+		f.caps.register(fs)
 	}
 	if cmd == "diff" || cmd == "history" {
 		fs.StringVar(&f.policyFrom, "policy-from", "", "read .privscan.toml and .privscanignore from `REV` or \"worktree\"\n(default: the base commit when two commits are compared, else the working tree)")

@@ -111,13 +111,21 @@ honouring .gitignore.`,
 	"text": `privscan text [<file>|-] [flags]
 
 Scans any text: a commit message, a PR body, a log. "-" or no argument reads
-stdin. Lines and columns are those of the text.`,
+stdin. Lines and columns are those of the text. Every line is scanned whole:
+a line longer than 64 MiB is not cut but stops the scan with an error (exit
+2), as does input past --max-input or not read within --max-time (so an
+endless stream such as /dev/zero cannot hang a script).`,
 	"redact": `privscan redact [<file>|-] [--catalog-key KEY]
 
 Copies text to stdout with every catalog match, PII match and secret replaced
 by [<category>:<n>] ([secret:<n>] for secrets); the same value gets the same
 n within one run. Everything else is copied byte for byte. Streams: memory
-stays bounded for any input size.`,
+stays bounded for any input size.
+
+redact never copies a line it could not scan whole: a line longer than
+64 MiB is replaced by "[privscan: line N withheld: longer than 64 MiB]", the
+rest is copied, and privscan exits 2. Input past --max-input or not read
+within --max-time also ends with exit 2; treat the output as incomplete.`,
 	"catalog": `privscan catalog check [--catalog-key KEY]
 
 Parses and lints the catalog; prints rule and value counts per category and

@@ -17,6 +17,8 @@ func runRedact(ctx context.Context, env *Env, args []string) error {
 	catalogKey := fs.String("catalog-key", "", "catalog `KEY` in the key map")
 	configPath := fs.String("config", "", "repository config `FILE`")
 	quiet := fs.Bool("q", false, "no summary on stderr")
+	var caps inputCaps
+	caps.register(fs)
 	pos, paths, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(env.Stdout, helpFor("redact", fs))
@@ -43,6 +45,8 @@ func runRedact(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	ctx, cancel, _ := caps.capInput(ctx, nil)
+	defer cancel()
 	var in io.Reader
 	if len(pos) == 0 || pos[0] == "-" {
 		in = stdinReader(ctx, env)
@@ -55,7 +59,11 @@ func runRedact(ctx context.Context, env *Env, args []string) error {
 		in = f
 	}
 	r := scanner.NewRedactor(opts)
+	in = caps.reader(in)
 	if err := r.Copy(ctx, env.Stdout, in); err != nil {
+		if err := inputError(ctx, err); err != nil {
+			return err
+		}
 		return scanError(err)
 	}
 	if !*quiet {

@@ -61,6 +61,11 @@ func runScan(ctx context.Context, env *Env, cmd string, args []string) error {
 		return err
 	}
 
+	if cmd == "text" {
+		var cancel context.CancelFunc
+		ctx, cancel, _ = f.caps.capInput(ctx, nil)
+		defer cancel()
+	}
 	src, repo, err := scanSource(ctx, env, cmd, &f, pos, paths)
 	if err != nil {
 		return err
@@ -139,6 +144,9 @@ func runScan(ctx context.Context, env *Env, cmd string, args []string) error {
 		runErr = fmt.Errorf("writing %s: %w", f.output, err)
 	}
 	if runErr != nil {
+		if err := inputError(ctx, runErr); err != nil {
+			return err
+		}
 		return scanError(runErr)
 	}
 	if g.hit {
@@ -200,13 +208,13 @@ func openCatalog(env *Env, key string) (*catalog.Matcher, error) {
 func scanSource(ctx context.Context, env *Env, cmd string, f *scanFlags, pos, paths []string) (scanner.Source, *gitsrc.Repo, error) {
 	if cmd == "text" {
 		if len(pos) == 0 || pos[0] == "-" {
-			return &scanner.TextSource{R: stdinReader(ctx, env)}, nil, nil
+			return &scanner.TextSource{R: f.caps.reader(stdinReader(ctx, env))}, nil, nil
 		}
 		file, err := os.Open(absPath(env, pos[0]))
 		if err != nil {
 			return nil, nil, fmt.Errorf("reading %s: %w", pos[0], errors.Unwrap(err))
 		}
-		return &closingSource{TextSource: scanner.TextSource{R: file, Path: filepath.ToSlash(pos[0])}, c: file}, nil, nil
+		return &closingSource{TextSource: scanner.TextSource{R: f.caps.reader(file), Path: filepath.ToSlash(pos[0])}, c: file}, nil, nil
 	}
 	repo, err := gitsrc.Open(env.Dir)
 	if err != nil {
