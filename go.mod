@@ -24,6 +24,7 @@ require (
 	github.com/rogpeppe/go-internal v1.16.0 // test: testscript for the CLI
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // test: SARIF and action.yml schema validation (internal/sarifcheck)
 	github.com/spf13/viper v1.19.0 // test: gitleaks' own config loading, the reference for internal/secrets (also a gitleaks dependency)
+	github.com/yuin/goldmark v1.8.7 // test: rendering the Markdown report as GitHub does (GFM)
 	gopkg.in/yaml.v3 v3.0.1 // test: reading action.yml
 )
 

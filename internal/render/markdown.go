@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -71,7 +72,7 @@ func (m *Markdown) Summary(s *scanner.Summary) error {
 	sort.Slice(rules, func(i, j int) bool { return rules[i].id < rules[j].id })
 	b.WriteString("| Rule | Category | Severity | Findings |\n| --- | --- | --- | ---: |\n")
 	for _, rc := range rules {
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %d |\n", cell(rc.id), cell(rc.category), rc.severity, rc.n)
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %d |\n", codeCell(rc.id), cell(rc.category), rc.severity, rc.n)
 	}
 
 	maxRows := orDefault(m.MaxRows, 200)
@@ -85,7 +86,7 @@ func (m *Markdown) Summary(s *scanner.Summary) error {
 		if f.Suppressed == scanner.SuppressInlineAdded {
 			sev += " (new marker, under review)"
 		}
-		row := fmt.Sprintf("| %s | `%s` | %s |\n", sev, cell(f.RuleID), cell(fmt.Sprintf("%s:%d:%d", Location(f), f.Line, f.Column)))
+		row := fmt.Sprintf("| %s | `%s` | %s |\n", sev, codeCell(f.RuleID), cell(Location(f))+fmt.Sprintf(":%d:%d", f.Line, f.Column))
 		if shown >= maxRows || b.Len()+len(row)+200 > maxBytes {
 			break
 		}
@@ -109,10 +110,33 @@ func severityCounts(s *scanner.Summary) string {
 	return strings.Join(parts, ", ")
 }
 
-var cellEscaper = strings.NewReplacer("|", `\|`, "`", "'", "<", "&lt;", ">", "&gt;", "&", "&amp;")
+// cellEscaper makes repository-controlled text (paths, commit subjects,
+// branch names) plain text in a GitHub-flavoured Markdown table cell: HTML
+// is entity-escaped, and every ASCII punctuation character that Markdown
+// or GitHub's extensions interpret (links, images, emphasis, code, strike,
+// headings, tables, autolinks of URLs, www. hosts and email addresses) is
+// backslash-escaped. CommonMark allows a backslash before any ASCII
+// punctuation and renders the character itself.
+var cellEscaper = func() *strings.Replacer {
+	pairs := []string{"&", "&amp;", "<", "&lt;", ">", "&gt;"}
+	for _, c := range "\\`*_{}[]()!|~:@" {
+		pairs = append(pairs, string(c), "\\"+string(c))
+	}
+	return strings.NewReplacer(pairs...)
+}()
 
-// cell escapes text for a Markdown table cell: pipes, backticks and HTML.
+// wwwRE finds the start of GitHub's "www." autolinks.
+var wwwRE = regexp.MustCompile(`(?i)(www)\.`)
+
+// cell escapes text for a Markdown table cell (see cellEscaper). A dot is
+// escaped only after "www", where it would start an autolink.
 func cell(s string) string {
-	s = oneLine(s)
-	return cellEscaper.Replace(s)
+	return wwwRE.ReplaceAllString(cellEscaper.Replace(oneLine(s)), `$1\.`)
+}
+
+// codeCell escapes text for a code span in a table cell: a code span shows
+// its text literally, but a pipe still ends the cell and a backtick the
+// span.
+func codeCell(s string) string {
+	return strings.NewReplacer("|", `\|`, "`", "'").Replace(oneLine(s))
 }

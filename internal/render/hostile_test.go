@@ -1,0 +1,84 @@
+package render
+
+import (
+	"bytes"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+
+	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/scanner"
+)
+
+// hostilePaths are file names a pull request controls, each written to
+// become Markdown or HTML in a job summary.
+var hostilePaths = []string{
+	"[click](https://host.example/x)x.txt",
+	"![img](https://host.example/i.png).md",
+	"*emph* _under_ **strong** ~~strike~~.go",
+	"`code` span.go",
+	"<img src=x onerror=alert(1)>.html",
+	"<https://host.example>.txt",
+	"https://host.example/path.txt",
+	"www.host.example/a.txt",
+	"someone@host.example.txt",
+	"a|b|c.txt",
+	"# heading.md",
+	"\\[escaped\\](url).md",
+	"[ref][1]\n[1]: https://host.example.md",
+	"&lt;img&gt;.txt",
+}
+
+func hostileFindings() []*scanner.Finding {
+	var fs []*scanner.Finding
+	for i, p := range hostilePaths {
+		fs = append(fs, &scanner.Finding{RuleID: "catalog/PER-001", Source: "catalog", Category: "person", Severity: catalog.SeverityError,
+			Kind: scanner.KindDiff, Path: p, Line: i + 1, Column: 1, EndColumn: 5, Fingerprint: "00112233445566778899aabbccddeeff"})
+	}
+	return fs
+}
+
+// TestMarkdownHostilePaths renders the job summary of findings in hostile
+// file names with a GitHub-flavoured Markdown renderer: every location
+// cell must be plain text (no link, image, emphasis, strike, code or raw
+// HTML), and show the name as it is.
+func TestMarkdownHostilePaths(t *testing.T) {
+	var md bytes.Buffer
+	render(t, NewMarkdown(&md), hostileFindings(), &scanner.Summary{Findings: len(hostilePaths), BySeverity: map[string]int{"error": len(hostilePaths)}})
+	golden(t, "markdown-hostile.golden", md.Bytes())
+
+	var html bytes.Buffer
+	if err := goldmark.New(goldmark.WithExtensions(extension.GFM)).Convert(md.Bytes(), &html); err != nil {
+		t.Fatal(err)
+	}
+	cells := regexp.MustCompile(`(?s)<td>(.*?)</td>`).FindAllStringSubmatch(html.String(), -1)
+	var locs []string
+	for _, c := range cells {
+		if regexp.MustCompile(`:\d+:1$`).MatchString(c[1]) {
+			locs = append(locs, c[1])
+		}
+	}
+	if len(locs) != len(hostilePaths) {
+		t.Fatalf("%d location cells, want %d:\n%s", len(locs), len(hostilePaths), html.String())
+	}
+	for _, loc := range locs {
+		for _, tag := range []string{"<a", "<img", "<em", "<strong", "<del", "<code", "<h"} {
+			if strings.Contains(loc, tag) {
+				t.Errorf("location cell renders %s: %s", tag, loc)
+			}
+		}
+	}
+	// Every name comes out as written (HTML-escaped, newlines as spaces).
+	for i, p := range hostilePaths {
+		want := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\"", "&quot;", "\n", " ").Replace(p)
+		if !strings.Contains(html.String(), "<td>"+want+":"+itoa(i+1)+":1</td>") {
+			t.Errorf("name %q does not render as plain text; got cells:\n%s", p, strings.Join(locs, "\n"))
+		}
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
