@@ -98,7 +98,9 @@ func (c *collector) Finding(f *scanner.Finding) error {
 		r.Truncated = true
 		return nil
 	}
-	b, err := json.Marshal(f)
+	cp := *f
+	cp.Path = render.DisplayPath(f.Path)
+	b, err := json.Marshal(&cp)
 	if err != nil {
 		return err
 	}
@@ -107,7 +109,6 @@ func (c *collector) Finding(f *scanner.Finding) error {
 		return nil
 	}
 	c.used += len(b) + 1
-	cp := *f
 	r.Findings = append(r.Findings, &cp)
 	return nil
 }

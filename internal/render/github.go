@@ -79,7 +79,7 @@ func Annotation(f *scanner.Finding) string {
 	}
 	props := []string{}
 	if f.Path != "" && f.Kind != scanner.KindCommitMessage {
-		props = append(props, "file="+escapeProperty(f.Path), fmt.Sprintf("line=%d", f.Line), fmt.Sprintf("col=%d", f.Column), fmt.Sprintf("endColumn=%d", f.EndColumn))
+		props = append(props, "file="+escapeProperty(DisplayPath(f.Path)), fmt.Sprintf("line=%d", f.Line), fmt.Sprintf("col=%d", f.Column), fmt.Sprintf("endColumn=%d", f.EndColumn))
 	}
 	props = append(props, "title="+escapeProperty("privscan "+f.RuleID))
 	msg := Message(f)

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"encoding/json"
 	"regexp"
 	"strconv"
 	"strings"
@@ -31,6 +32,9 @@ var hostilePaths = []string{
 	"\\[escaped\\](url).md",
 	"[ref][1]\n[1]: https://host.example.md",
 	"&lt;img&gt;.txt",
+	"caf\xe9.txt", // Latin-1, not UTF-8
+	"caf\xe8.txt",
+	"tab\there \"q\" \\.txt\xff",
 }
 
 func hostileFindings() []*scanner.Finding {
@@ -74,7 +78,7 @@ func TestMarkdownHostilePaths(t *testing.T) {
 	}
 	// Every name comes out as written (HTML-escaped, newlines as spaces).
 	for i, p := range hostilePaths {
-		want := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\"", "&quot;", "\n", " ").Replace(p)
+		want := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\"", "&quot;", "\n", " ").Replace(DisplayPath(p))
 		if !strings.Contains(html.String(), "<td>"+want+":"+itoa(i+1)+":1</td>") {
 			t.Errorf("name %q does not render as plain text; got cells:\n%s", p, strings.Join(locs, "\n"))
 		}
@@ -82,3 +86,37 @@ func TestMarkdownHostilePaths(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestHostilePathsTextJSON: the same names in text and JSON. Names that are
+// not UTF-8 are git-quoted, so that two of them never share a path.
+func TestHostilePathsTextJSON(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		h    func(*bytes.Buffer) scanner.Handler
+	}{
+		{"text", func(b *bytes.Buffer) scanner.Handler { return NewText(b) }},
+		{"json", func(b *bytes.Buffer) scanner.Handler { return NewJSON(b, ToolInfo{Name: "privscan", Version: "1.2.3"}) }},
+	} {
+		var b bytes.Buffer
+		render(t, c.h(&b), hostileFindings(), &scanner.Summary{Findings: len(hostilePaths), BySeverity: map[string]int{"error": len(hostilePaths)}})
+		golden(t, c.name+"-hostile.golden", b.Bytes())
+		if c.name == "json" {
+			var rep Report
+			if err := json.Unmarshal(b.Bytes(), &rep); err != nil {
+				t.Fatal(err)
+			}
+			seen := map[string]bool{}
+			for _, f := range rep.Findings {
+				if seen[f.Path] {
+					t.Errorf("two findings share the path %q", f.Path)
+				}
+				seen[f.Path] = true
+			}
+			for _, want := range []string{`"caf\351.txt"`, `"caf\350.txt"`} {
+				if !seen[want] {
+					t.Errorf("no path %s in %v", want, seen)
+				}
+			}
+		}
+	}
+}

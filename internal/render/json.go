@@ -43,6 +43,11 @@ func (j *JSON) Finding(f *scanner.Finding) error {
 	if err := j.start(); err != nil {
 		return err
 	}
+	if p := DisplayPath(f.Path); p != f.Path {
+		cp := *f
+		cp.Path = p
+		f = &cp
+	}
 	b, err := json.Marshal(f)
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ package render
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/privscan/privscan/scanner"
 )
@@ -46,7 +47,40 @@ func Location(f *scanner.Finding) string {
 	case f.Path == "":
 		return "<text>"
 	}
-	return f.Path
+	return DisplayPath(f.Path)
+}
+
+// DisplayPath is a path as reports show it: unchanged when it is valid
+// UTF-8; otherwise quoted as git quotes it (`git diff` with
+// core.quotePath): in double quotes, with backslash escapes and every byte
+// that is not printable ASCII in octal. So two names that differ only in
+// bytes that are not UTF-8 stay distinct in JSON (where those bytes would
+// all become U+FFFD) and text. SARIF keeps the raw bytes, percent-encoded
+// in the URI.
+func DisplayPath(p string) string {
+	if utf8.ValidString(p) {
+		return p
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '"' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '\t':
+			b.WriteString(`\t`)
+		case c < 0x20 || c >= 0x7f:
+			fmt.Fprintf(&b, "\\%03o", c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }
 
 func short(commit string) string {

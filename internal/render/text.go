@@ -108,7 +108,7 @@ func (t *Text) Finding(f *scanner.Finding) error {
 		t.rules[f.RuleID] = rc
 	}
 	rc.n++
-	where := f.Path
+	where := DisplayPath(f.Path)
 	switch {
 	case f.Kind == scanner.KindCommitMessage:
 		where = "commit " + short7(f.Commit) + " message"
