@@ -12,8 +12,8 @@ import "net/netip"
 // resolver addresses (8.8.8.8, 1.1.1.1, …) identify no one and are skipped.
 //
 // Dotted numbers that are versions are skipped when the line says so: a
-// dotted run longer than four parts (OIDs, 1.2.3.4.5), a preceding v, @, =,
-// ~, ^, >, <, or a "version" key just before, or a product token such as
+// dotted run longer than four parts (OIDs, 1.2.3.4.5), a preceding v, @,
+// ==, ~=, >=, <=, !=, ~, ^, >, <, or a "version" key just before, or a product token such as
 // Chrome/120.0.0.0.
 
 func findIPs(b []byte, report func(start, end int)) {
@@ -226,8 +226,15 @@ func ipv4At(b []byte, k int) (int, bool) {
 		return 0, false
 	}
 	switch p {
-	case '.', '-', '@', '=', '~', '^', '>', '<', '+', '_', '$', '#', '\\':
+	case '.', '-', '@', '~', '^', '>', '<', '+', '_', '$', '#', '\\':
 		return 0, false
+	case '=':
+		// "==", "~=", ">=", "<=", "!=" pin versions; "ip=81.2.69.160" and
+		// "HOST=…" assign an address.
+		switch before(b, k-1) {
+		case '=', '~', '>', '<', '!':
+			return 0, false
+		}
 	case '/':
 		if isAlnum(before(b, k-1)) {
 			return 0, false // Chrome/120.0.0.0, node/18.0.0.0
@@ -415,6 +422,9 @@ var ipSamples = samples{
 		{"server: 52.14.200.7", "52.14.200.7"},
 		{"curl http://93.184.215.14:8080/path", "93.184.215.14"},
 		{`"ip": "81.2.69.160",`, "81.2.69.160"},
+		{"ip=81.2.69.160", "81.2.69.160"},
+		{"remote_addr=52.14.200.7 port=443", "52.14.200.7"},
+		{"export HOST=93.184.215.14", "93.184.215.14"},
 		{"allow 151.101.1.69/32;", "151.101.1.69"},
 		{"AAAA 2a00:1450:4001:82a::200e", "2a00:1450:4001:82a::200e"},
 		{"[2606:2800:220:1:248:1893:25c8:1946]:443", "2606:2800:220:1:248:1893:25c8:1946"},
@@ -429,7 +439,7 @@ var ipSamples = samples{
 		"::1", "::", "fe80::1%eth0", "fd00::1", "2001:db8::1", "ff02::1", "::ffff:10.0.0.1",
 		"2002:c000:0204::1", "2001:0:4136:e378:8000:63bf:3fff:fdd2",
 		"dns 8.8.8.8 and 1.1.1.1", "2606:4700:4700::1111",
-		"version: 1.2.3.4", `"version": "4.2.1.0"`, "v1.2.3.4", "pkg@1.2.3.4", "==1.2.3.4",
+		"version: 1.2.3.4", `"version": "4.2.1.0"`, "v1.2.3.4", "pkg@1.2.3.4", "==1.2.3.4", "pkg~=10.2.3.4", "pkg!=10.2.3.4", "x<=10.2.3.4",
 		">=10.2.3.4", "~1.2.3.4", "^1.2.3.4", "go1.21.3.4", "1.2.3.4.5", "OID 1.3.6.1.4.1.311",
 		"2.5.4.3.1", "RFC 4880, section 5.2.3.15", "see section 12.4.100.20", "{\"1.0.7.5\", true}",
 		"2.5.29.17", "// 20.11.4.3 specialization", "[27.8.1.11] Template", "ECMA-262, 15.10.4.1.",

@@ -141,7 +141,14 @@ func (d *Detector) Name() string { return "pii" }
 // Detect implements scanner.Detector: it reports, line by line, the byte
 // span of every recognised identifier.
 func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
+	var trailers map[int]bool
+	if f.Kind == scanner.KindCommitMessage {
+		trailers = trailerLines(f.Lines)
+	}
 	for i := range f.Lines {
+		if trailers[i] {
+			continue // a commit's people, not a leak
+		}
 		text := f.Lines[i].Text
 		st := scanLine(text)
 		for k := kind(0); k < numKinds; k++ {

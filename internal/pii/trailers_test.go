@@ -1,0 +1,69 @@
+package pii
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/privscan/privscan/scanner"
+)
+
+// TestTrailers: the people trailers of a commit message are commit
+// metadata; the same lines elsewhere (a diff, a text) and other lines of
+// the message are still scanned.
+func TestTrailers(t *testing.T) {
+	d, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		kind scanner.Kind
+		msg  string
+		want []int // 1-based lines with an email finding
+	}{
+		{"DCO block", scanner.KindCommitMessage, "Fix the parser\n\nBody text.\n\nSigned-off-by: Ana Example <ana.example@mailhost.io>\nCo-authored-by: Bo Sample <bo.sample@mailhost.io>\n", nil},
+		{"every people key", scanner.KindCommitMessage, "S\n\nReviewed-by: A <a1.rev@mailhost.io>\nAcked-by: A <a2.ack@mailhost.io>\nTested-by: A <a3.t@mailhost.io>\nReported-by: A <a4.r@mailhost.io>\nSuggested-by: A <a5.s@mailhost.io>\nHelped-by: A <a6.h@mailhost.io>\nCc: A <a7.cc@mailhost.io>\n", nil},
+		{"squash body", scanner.KindCommitMessage, "Feature (#12)\n\n* first step\n\nSigned-off-by: Ana Example <ana.example@mailhost.io>\n\n* second step\n\n  Co-authored-by: Bo Sample <bo.sample@mailhost.io>\n- Co-Authored-By: Cy Person <cy.person@mailhost.io>\n\nMore text.\n", nil},
+		{"continuation in the block", scanner.KindCommitMessage, "S\n\nCc: Ana Example <ana.example@mailhost.io>,\n Bo Sample <bo.sample@mailhost.io>\n", nil},
+		{"an address in the body is reported", scanner.KindCommitMessage, "S\n\nContact ana.example@mailhost.io for access.\n\nSigned-off-by: Ana Example <ana.example@mailhost.io>\n", []int{3}},
+		{"other trailers are scanned", scanner.KindCommitMessage, "S\n\nReply-To: ana.example@mailhost.io\nSigned-off-by: Ana Example <ana.example@mailhost.io>\n", []int{3}},
+		{"the subject is not a trailer", scanner.KindCommitMessage, "Cc: ana.example@mailhost.io\n\nBody.\n", []int{1}},
+		{"a trailer key inside a word", scanner.KindCommitMessage, "S\n\nXSigned-off-by: ana.example@mailhost.io\n", []int{3}},
+		{"a fixture in a diff", scanner.KindDiff, "Signed-off-by: Ana Example <ana.example@mailhost.io>\n", []int{1}},
+		{"a text", scanner.KindText, "x\n\nSigned-off-by: Ana Example <ana.example@mailhost.io>\n", []int{3}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := &scanner.Fragment{Kind: c.kind}
+			for i, l := range strings.Split(strings.TrimSuffix(c.msg, "\n"), "\n") {
+				f.Lines = append(f.Lines, scanner.Line{Number: i + 1, Text: []byte(l)})
+			}
+			var got []int
+			d.Detect(f, func(m scanner.Match) {
+				if m.RuleID == "pii/email" {
+					got = append(got, f.Lines[m.Line].Number)
+				}
+			})
+			if fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("email findings on lines %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+func FuzzTrailerLines(f *testing.F) {
+	f.Add("S\n\nSigned-off-by: A <a@b.io>\n c\n")
+	f.Add("Cc: x\n\n* Co-authored-by: y\n\n\n")
+	f.Fuzz(func(t *testing.T, msg string) {
+		var lines []scanner.Line
+		for i, l := range strings.Split(msg, "\n") {
+			lines = append(lines, scanner.Line{Number: i + 1, Text: []byte(l)})
+		}
+		for i := range trailerLines(lines) {
+			if i <= 0 || i >= len(lines) {
+				t.Fatalf("line index %d of %d (the subject is never a trailer)", i, len(lines))
+			}
+		}
+	})
+}
