@@ -186,7 +186,7 @@ func scanCommit(ctx context.Context, env *Env, c *hook.Commit, m *catalog.Matche
 	}
 	// Markers the commit adds never silence it.
 	opts.Markers = scanner.MarkersReview
-	src, err := commitSource(repo, c)
+	src, err := commitSource(repo, c, dir)
 	if err != nil {
 		return nil, gitError(err)
 	}
@@ -205,38 +205,86 @@ func scanCommit(ctx context.Context, env *Env, c *hook.Commit, m *catalog.Matche
 
 // commitSource is what c would record: the staged changes; with -a also
 // the modified tracked files; with paths, those files' working-tree
-// content (plus the staged changes with -i). With no commit yet, the
+// content (plus the staged changes with -i); and whatever the `git add`s
+// before it in the same command stage. With no commit yet, the
 // comparisons against HEAD become "staged, then working tree vs index".
-func commitSource(repo *gitsrc.Repo, c *hook.Commit) (scanner.Source, error) {
+func commitSource(repo *gitsrc.Repo, c *hook.Commit, dir string) (scanner.Source, error) {
+	src, err := stagedSource(repo, c)
+	if err != nil {
+		return nil, err
+	}
+	var all sources
+	for _, a := range c.Adds {
+		if a.All && len(a.Paths) == 0 && len(c.Paths) == 0 {
+			// git add -A: the index becomes the working tree, so HEAD vs
+			// the working tree (untracked files too) is exactly what the
+			// commit records.
+			return headVsWorktree(repo, nil, true)
+		}
+	}
+	all = append(all, src)
+	for _, a := range c.Adds {
+		paths := make([]string, 0, len(a.Paths))
+		for _, p := range a.Paths {
+			// Pathspecs are relative to where git add ran; gitsrc takes
+			// them relative to the commit's directory.
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(a.Dir, p)
+			}
+			rel, err := filepath.Rel(dir, p)
+			if err != nil {
+				rel = p
+			}
+			paths = append(paths, filepath.ToSlash(rel))
+		}
+		if len(paths) == 0 && !a.Update {
+			continue // git add with no pathspec adds nothing
+		}
+		s, err := headVsWorktree(repo, paths, !a.Update)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, s)
+	}
+	if len(all) == 1 {
+		return src, nil
+	}
+	return all, nil
+}
+
+// stagedSource is what c would record from the index and its own options.
+func stagedSource(repo *gitsrc.Repo, c *hook.Commit) (scanner.Source, error) {
 	staged := gitsrc.DiffOptions{Staged: true}
 	switch {
 	case len(c.Paths) > 0 && !c.Include:
-		return headVsWorktree(repo, c.Paths)
+		return headVsWorktree(repo, c.Paths, false)
 	case len(c.Paths) > 0:
 		s, err := repo.Diff(staged)
 		if err != nil {
 			return nil, err
 		}
-		w, err := headVsWorktree(repo, c.Paths)
+		w, err := headVsWorktree(repo, c.Paths, false)
 		if err != nil {
 			return nil, err
 		}
 		return sources{s, w}, nil
 	case c.All:
-		return headVsWorktree(repo, nil)
+		return headVsWorktree(repo, nil, false)
 	}
 	return repo.Diff(staged)
 }
 
-func headVsWorktree(repo *gitsrc.Repo, paths []string) (scanner.Source, error) {
-	src, err := repo.Diff(gitsrc.DiffOptions{Revs: []string{"HEAD"}, Paths: paths, NoUntracked: true})
+// headVsWorktree compares HEAD with the working tree, limited to paths,
+// with untracked (not ignored) files when untracked is set.
+func headVsWorktree(repo *gitsrc.Repo, paths []string, untracked bool) (scanner.Source, error) {
+	src, err := repo.Diff(gitsrc.DiffOptions{Revs: []string{"HEAD"}, Paths: paths, NoUntracked: !untracked})
 	var re *gitsrc.RevError
 	if errors.As(err, &re) && re.Rev == "HEAD" {
 		s, err := repo.Diff(gitsrc.DiffOptions{Staged: true, Paths: paths})
 		if err != nil {
 			return nil, err
 		}
-		w, err := repo.Diff(gitsrc.DiffOptions{Paths: paths, NoUntracked: true})
+		w, err := repo.Diff(gitsrc.DiffOptions{Paths: paths, NoUntracked: !untracked})
 		if err != nil {
 			return nil, err
 		}

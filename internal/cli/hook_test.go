@@ -253,3 +253,37 @@ func BenchmarkHookNonGit(b *testing.B) {
 		}
 	}
 }
+
+// TestHookModelsGitAdd: the PreToolUse hook runs before the whole command,
+// so the `git add` in `git add … && git commit` has not run yet: the gate
+// applies it to what it scans (untracked files included).
+func TestHookModelsGitAdd(t *testing.T) {
+	leak := "package main\n\n// " + hookCanary + "\n"
+	for _, tc := range []struct {
+		name, cmd string
+		block     bool
+	}{
+		{"add -A", `git add -A && git commit -m "Add fixtures"`, true},
+		{"add .", "git add . && git commit -m x", true},
+		{"add the path", "git add fixtures/users.go && git commit -m x", true},
+		{"add a glob", "git add 'fixtures/*.go' && git commit -m x", true},
+		{"add the directory from a subdirectory", "cd fixtures && git add . && git commit -m x", true},
+		{"git -C", "git -C fixtures add users.go && git commit -m x", true},
+		{"add another path", "git add main.go && git commit -m x", false},
+		{"add -u leaves untracked files", "git add -u && git commit -m x", false},
+		{"add after the commit", "git commit --allow-empty -m x && git add -A", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newHookRepo(t)
+			r.write(t, "fixtures/users.go", leak) // untracked
+			code, stderr := runHook(t, r.env, payload(r.dir, "Bash", tc.cmd))
+			if (code == 2) != tc.block {
+				t.Fatalf("exit %d, want blocked=%v\n%s", code, tc.block, stderr)
+			}
+			if tc.block && !strings.Contains(stderr, "fixtures/users.go:3:4") {
+				t.Errorf("stderr lacks the location:\n%s", stderr)
+			}
+			assertNoCanary(t, stderr)
+		})
+	}
+}

@@ -87,6 +87,25 @@ type Commit struct {
 	// DirUnknown is set when the directory could not be followed (cd to a
 	// variable or `cd -`): Dir is then the last known directory.
 	DirUnknown bool
+	// Adds are the `git add` commands that run before this commit in the
+	// same command line (`git add -A && git commit …`): what they stage is
+	// part of what the commit records.
+	Adds []Add
+}
+
+// Add is one `git add` found in a command.
+type Add struct {
+	// Dir is the directory git runs in (as Commit.Dir).
+	Dir string
+	// All is set by -A/--all/--no-ignore-removal: every change under the
+	// paths (the whole tree when there are none), untracked files too.
+	All bool
+	// Update is set by -u/--update: changes of tracked files only.
+	Update bool
+	// Paths are the pathspecs, relative to Dir.
+	Paths []string
+	// DirUnknown: the directory could not be followed.
+	DirUnknown bool
 }
 
 // Commits returns the `git commit` invocations in a shell command, in
@@ -97,6 +116,7 @@ type Commit struct {
 // backquotes are not looked into.
 func Commits(command, cwd string) []Commit {
 	var out []Commit
+	var adds []Add
 	dir, unknown := cwd, false
 	for _, sc := range splitCommands(command) {
 		words := sc.words
@@ -123,13 +143,20 @@ func Commits(command, cwd string) []Commit {
 				}
 			}
 		case "git":
-			c, ok := parseGit(words[1:], dir)
-			if !ok {
-				continue
+			sub, rest, gdir := gitSubcommand(words[1:], dir)
+			switch sub {
+			case "add", "stage":
+				a := parseAdd(rest, gdir)
+				a.DirUnknown = unknown
+				adds = append(adds, a)
+			case "commit":
+				c := parseCommit(rest, gdir)
+				c.DirUnknown = unknown
+				c.Stdin = sc.stdin
+				c.Adds = append([]Add(nil), adds...)
+				adds = nil // committed: a later commit records only later adds
+				out = append(out, c)
 			}
-			c.DirUnknown = unknown
-			c.Stdin = sc.stdin
-			out = append(out, c)
 		}
 	}
 	return out
@@ -200,6 +227,16 @@ var gitValueOpts = map[string]bool{
 // parseGit reads git's global options and, when the subcommand is commit,
 // its arguments.
 func parseGit(args []string, dir string) (Commit, bool) {
+	sub, rest, dir := gitSubcommand(args, dir)
+	if sub != "commit" {
+		return Commit{}, false
+	}
+	return parseCommit(rest, dir), true
+}
+
+// gitSubcommand reads git's global options: it returns the subcommand, its
+// arguments and the directory git runs in ("" when there is none).
+func gitSubcommand(args []string, dir string) (sub string, rest []string, gdir string) {
 	for len(args) > 0 {
 		a := args[0]
 		switch {
@@ -216,13 +253,42 @@ func parseGit(args []string, dir string) (Commit, bool) {
 			args = args[min(2, len(args)):]
 		case strings.HasPrefix(a, "-"):
 			args = args[1:]
-		case a == "commit":
-			return parseCommit(args[1:], dir), true
 		default:
-			return Commit{}, false
+			return a, args[1:], dir
 		}
 	}
-	return Commit{}, false
+	return "", nil, dir
+}
+
+// parseAdd reads `git add` arguments.
+func parseAdd(args []string, dir string) Add {
+	a := Add{Dir: dir}
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		switch {
+		case arg == "--":
+			a.Paths = append(a.Paths, args[i+1:]...)
+			return a
+		case arg == "--all" || arg == "--no-ignore-removal":
+			a.All = true
+		case arg == "--update":
+			a.Update = true
+		case strings.HasPrefix(arg, "--"):
+			// --chmod=+x, --pathspec-from-file=…: nothing more to stage.
+		case strings.HasPrefix(arg, "-") && len(arg) > 1:
+			for _, c := range arg[1:] {
+				switch c {
+				case 'A':
+					a.All = true
+				case 'u':
+					a.Update = true
+				}
+			}
+		default:
+			a.Paths = append(a.Paths, arg)
+		}
+	}
+	return a
 }
 
 // commitValueOpts are git commit's long options that take a value (as
