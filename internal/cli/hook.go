@@ -22,16 +22,26 @@ import (
 const HookHelp = `privscan hook claude-pre-tool-use [--fail-on LEVEL] [--catalog-key KEY]
 
 Claude Code PreToolUse hook for the Bash tool. Reads the hook payload on
-stdin; when the command runs "git commit" (also "git commit -am …",
-"git -C <dir> commit", "cd <dir> && git commit", chained with &&, ||, ; or
-after environment assignments), scans what that commit would record (the
-staged changes; with -a the tracked modifications too; with paths, those
-files) and its -m/-F message. Findings at or above --fail-on (default: the
-repository's fail-on, else warning) block the command: exit 2, with the rule
-IDs and locations on stderr for Claude, never the matched text. Any other
-command, a payload that cannot be read, or a privscan setup problem lets the
-command run (exit 0; a note goes to stderr). Commands that do not commit
-return without loading the catalog.`
+stdin and gates, before they run:
+
+  git commit   what the commit would record: the staged changes, with the
+               git add -A/./<paths>/-u that precede it in the same command
+               applied (untracked files too), -a, -i and paths; and its
+               -m/-F message
+  git push     the commits it would publish (not on the remote's
+               tracking refs) and their messages
+  gh pr|issue create|edit|comment
+               the --title/-t, --body/-b and --body-file/-F text
+
+It follows "git -C <dir>", "cd <dir> && …", &&, ||, ;, pipes, subshells,
+sh -c and environment assignments. The policy is the committed one (HEAD;
+for a push, the remote's): privscan:allow markers, .privscan.toml and
+.privscanignore edits in the change itself never count. Findings at or
+above --fail-on (default: that policy's fail-on, else warning) block the
+command: exit 2, with the rule IDs and locations on stderr for Claude, never
+the matched text. Any other command, a payload that cannot be read, or a
+privscan setup problem lets the command run (exit 0; a note goes to
+stderr). Commands that gate nothing return without loading the catalog.`
 
 // maxMessageFile bounds a -F message file read by the hook.
 const maxMessageFile = 1 << 20
@@ -82,10 +92,11 @@ func runHook(ctx context.Context, env *Env, args []string) error {
 	if cwd == "" {
 		cwd = env.Dir
 	}
-	commits := hook.Commits(p.ToolInput.Command, cwd)
-	if len(commits) == 0 {
+	cmds := hook.Find(p.ToolInput.Command, cwd)
+	if cmds.Empty() {
 		return nil // the fast path: no catalog, no repository
 	}
+	commits := cmds.Commits
 
 	matcher, err := openCatalog(env, *catalogKey)
 	if err != nil {
@@ -104,10 +115,124 @@ func runHook(ctx context.Context, env *Env, args []string) error {
 			blocked = append(blocked, *b)
 		}
 	}
+	for i := range cmds.Pushes {
+		b, err := scanPush(ctx, env, &cmds.Pushes[i], matcher, secrets, *failOn)
+		if err != nil {
+			hookNote(env, "not gating a git push: %s", oneLine(err.Error()))
+			continue
+		}
+		if b != nil {
+			blocked = append(blocked, *b)
+		}
+	}
+	for i := range cmds.GH {
+		b, err := scanGHText(ctx, env, &cmds.GH[i], matcher, secrets, *failOn)
+		if err != nil {
+			hookNote(env, "not gating a gh command: %s", oneLine(err.Error()))
+			continue
+		}
+		if b != nil {
+			blocked = append(blocked, *b)
+		}
+	}
 	if len(blocked) == 0 {
 		return nil
 	}
 	return reportBlocked(env, blocked)
+}
+
+// scanPush scans the commits a git push would publish (patches and
+// messages), judged by the policy the remote already has.
+func scanPush(ctx context.Context, env *Env, p *hook.Push, m *catalog.Matcher, secrets *engine.Secrets, failOn string) (*blockedCommit, error) {
+	dir := p.Dir
+	if !filepath.IsAbs(dir) {
+		dir = absPath(env, dir)
+	}
+	repo, err := gitsrc.Open(dir)
+	if err != nil {
+		if errors.Is(err, gitsrc.ErrNotRepo) {
+			return nil, nil
+		}
+		return nil, gitError(err)
+	}
+	defer repo.Close()
+	remote := p.Remote
+	if remote == "" || strings.ContainsAny(remote, ":/") {
+		remote = "origin" // a URL or path: compare with origin's refs
+	}
+	var revs []string
+	for _, rs := range p.Refspecs {
+		src, _, _ := strings.Cut(strings.TrimPrefix(rs, "+"), ":")
+		if src != "" {
+			revs = append(revs, src)
+		}
+	}
+	src, err := repo.Outgoing(remote, revs)
+	if err != nil {
+		return nil, gitError(err)
+	}
+	policy := "refs/remotes/" + remote + "/HEAD"
+	cfg, sup, err := engine.RepoFilesAt(repo, policy, "")
+	if errors.Is(err, gitsrc.ErrRevNotFound) {
+		cfg, sup, err = engine.RepoFilesAt(repo, "HEAD", "")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("repository config: %w", err)
+	}
+	return gateScan(ctx, "git push", dir, src, m, cfg, sup, secrets, failOn)
+}
+
+// scanGHText scans the title and body a gh command would publish.
+func scanGHText(ctx context.Context, env *Env, t *hook.GHText, m *catalog.Matcher, secrets *engine.Secrets, failOn string) (*blockedCommit, error) {
+	text := t.Title + "\n\n" + t.Body
+	switch f := t.BodyFile; {
+	case f == "-" && t.Stdin != "":
+		text += "\n" + t.Stdin
+	case f == "-":
+		hookNote(env, "gh reads its body from stdin, which the hook cannot see: only the title is checked")
+	case f != "":
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(absPath(env, t.Dir), f)
+		}
+		b, err := readSmallFile(f, maxMessageFile)
+		if err != nil {
+			hookNote(env, "cannot read the --body-file: only the title and --body are checked")
+		} else {
+			text += "\n" + string(b)
+		}
+	}
+	src := &scanner.TextSource{R: strings.NewReader(text), Kind: scanner.KindText}
+	return gateScan(ctx, "gh", absPath(env, t.Dir), src, m, &config.Repo{}, map[string]string{}, secrets, failOn)
+}
+
+// gateScan runs a gate's scan: markers in the gated text never count.
+func gateScan(ctx context.Context, what, dir string, src scanner.Source, m *catalog.Matcher, cfg *config.Repo, sup map[string]string, secrets *engine.Secrets, failOn string) (*blockedCommit, error) {
+	if failOn == "" {
+		failOn = cfg.FailOn
+	}
+	if failOn == "" {
+		failOn = "warning"
+	}
+	level, err := failLevel(failOn)
+	if err != nil {
+		return nil, err
+	}
+	if level == 0 {
+		return nil, nil
+	}
+	opts, err := engine.Options(engine.Settings{Matcher: m, Repo: cfg, Suppressed: sup, Secrets: secrets})
+	if err != nil {
+		return nil, err
+	}
+	opts.Markers = scanner.MarkersReview
+	g := &levelGate{level: level}
+	if _, err := scanner.Run(ctx, src, opts, g); err != nil {
+		return nil, scanError(err)
+	}
+	if g.total == 0 {
+		return nil, nil
+	}
+	return &blockedCommit{what: what, dir: dir, level: level, total: g.total, findings: g.hits}, nil
 }
 
 func hookNote(env *Env, format string, args ...any) {
@@ -116,6 +241,7 @@ func hookNote(env *Env, format string, args ...any) {
 
 // blockedCommit is a commit with findings at or above the level.
 type blockedCommit struct {
+	what     string // "git commit" (""), "git push", "gh"
 	dir      string
 	level    catalog.Severity
 	total    int
@@ -353,9 +479,14 @@ func reportBlocked(env *Env, blocked []blockedCommit) error {
 	for _, b := range blocked {
 		total += b.total
 	}
+	what := blocked[0].what
+	if what == "" {
+		what = "git commit"
+	}
+	scope := map[string]string{"git commit": "what it would commit", "git push": "the commits it would publish", "gh": "the title and body it would publish"}[what]
 	w := env.Stderr
-	fmt.Fprintf(w, "privscan: blocked git commit: %d finding%s at or above %s in what it would commit. Matched text is withheld; locations and rules:\n",
-		total, plural(total), blocked[0].level)
+	fmt.Fprintf(w, "privscan: blocked %s: %d finding%s at or above %s in %s. Matched text is withheld; locations and rules:\n",
+		what, total, plural(total), blocked[0].level, scope)
 	for _, b := range blocked {
 		if len(blocked) > 1 {
 			fmt.Fprintf(w, "in %s:\n", b.dir)
@@ -363,15 +494,22 @@ func reportBlocked(env *Env, blocked []blockedCommit) error {
 		for i := range b.findings {
 			f := &b.findings[i]
 			loc := f.Path
-			if f.Kind == scanner.KindCommitMessage {
+			switch {
+			case f.Kind == scanner.KindCommitMessage && f.Commit != "":
+				loc = "commit " + f.Commit[:min(12, len(f.Commit))] + " message"
+			case f.Kind == scanner.KindCommitMessage:
 				loc = "commit message"
+			case f.Kind == scanner.KindText:
+				loc = "title and body"
+			case f.Commit != "":
+				loc = f.Path + " in commit " + f.Commit[:min(12, len(f.Commit))]
 			}
-			fmt.Fprintf(w, "  %s:%d:%d-%d %s %s (%s)", loc, f.Line, f.Column, f.EndColumn, f.RuleID, f.Severity, f.Category)
+			fmt.Fprintf(w, "  %s:%d:%d-%d %s %s (%s)", oneLine(loc), f.Line, f.Column, f.EndColumn, f.RuleID, f.Severity, f.Category)
 			if f.Description != "" {
 				fmt.Fprintf(w, ": %s", oneLine(f.Description))
 			}
 			if f.Suppressed == scanner.SuppressInlineAdded {
-				fmt.Fprint(w, " [a privscan:allow marker this commit adds does not count]")
+				fmt.Fprint(w, " [a privscan:allow marker this change adds does not count]")
 			}
 			fmt.Fprintln(w)
 		}
@@ -379,6 +517,15 @@ func reportBlocked(env *Env, blocked []blockedCommit) error {
 			fmt.Fprintf(w, "  … and %d more\n", n)
 		}
 	}
+	exception := " Markers and policy edits in the change itself do not count: a deliberate exception is the user's decision (they run it themselves, outside the agent, or allow it in the committed .privscan.toml or .privscanignore)"
+	switch what {
+	case "git push":
+		return withHint(errors.New("git push blocked by the privacy check"),
+			"the commits listed have not left this machine yet: fix each flagged span with synthetic data and rewrite them (git commit --amend for the last commit, git rebase -i for earlier ones) before pushing; for replacements ask the privacy-scanner subagent."+exception)
+	case "gh":
+		return withHint(errors.New("gh blocked by the privacy check"),
+			"rewrite the title or body without the flagged spans (line 1 is the title, the body starts at line 3) and run it again."+exception)
+	}
 	return withHint(errors.New("git commit blocked by the privacy check"),
-		"replace each flagged span (columns are code points, end exclusive) with synthetic data, such as \"Jane Doe\", user@example.com or 192.0.2.10, then stage the change and commit again; for replacements ask the privacy-scanner subagent. Markers and policy edits in the commit itself do not count: a deliberate exception is the user's decision (they commit it themselves, outside the agent, or allow it in the committed .privscan.toml or .privscanignore)")
+		"replace each flagged span (columns are code points, end exclusive) with synthetic data, such as \"Jane Doe\", user@example.com or 192.0.2.10, then stage the change and commit again; for replacements ask the privacy-scanner subagent."+exception)
 }

@@ -141,7 +141,7 @@ func TestHookWhatWouldBeCommitted(t *testing.T) {
 	// A marker that the commit itself adds does not let it through.
 	r.write(t, "main.go", "package main\n\n// "+hookCanary+" privscan:allow\n")
 	code, stderr := runHook(t, r.env, payload(r.dir, "Bash", "git commit -am x"))
-	if code != 2 || !strings.Contains(stderr, "marker this commit adds does not count") || !strings.Contains(stderr, "outside the agent") {
+	if code != 2 || !strings.Contains(stderr, "marker this change adds does not count") || !strings.Contains(stderr, "outside the agent") {
 		t.Fatalf("marker added by the commit: exit %d\n%s", code, stderr)
 	}
 	assertNoCanary(t, stderr)
@@ -285,5 +285,63 @@ func TestHookModelsGitAdd(t *testing.T) {
 			}
 			assertNoCanary(t, stderr)
 		})
+	}
+}
+
+// TestHookPushGate: git push of a commit with a catalogued name is blocked
+// before it leaves; a push of clean commits, or of commits the remote
+// already has, goes through.
+func TestHookPushGate(t *testing.T) {
+	r := newHookRepo(t)
+	remote := filepath.Join(filepath.Dir(r.dir), "remote.git")
+	r.git(t, "init", "-q", "--bare", remote)
+	r.git(t, "remote", "add", "origin", remote)
+	r.git(t, "push", "-q", "origin", "main")
+	for _, cmd := range []string{"git push", "git push origin main", "git push -u origin HEAD:main", "cd . && git push --force-with-lease"} {
+		if code, stderr := runHook(t, r.env, payload(r.dir, "Bash", cmd)); code != 0 {
+			t.Fatalf("%q with nothing outgoing: exit %d\n%s", cmd, code, stderr)
+		}
+	}
+	r.write(t, "users.go", "package main\n\nvar name = \""+hookCanary+"\"\n")
+	r.git(t, "add", ".")
+	r.git(t, "commit", "-qm", "add users")
+	r.git(t, "checkout", "-qb", "feature")
+	for _, cmd := range []string{"git push", "git push origin main", "git push -u origin feature", "git push origin HEAD:refs/heads/new"} {
+		code, stderr := runHook(t, r.env, payload(r.dir, "Bash", cmd))
+		if code != 2 || !strings.Contains(stderr, "blocked git push") || !strings.Contains(stderr, "users.go in commit ") {
+			t.Errorf("%q: exit %d\n%s", cmd, code, stderr)
+		}
+		assertNoCanary(t, stderr)
+	}
+}
+
+// TestHookGHTextGate: a pull request or issue whose title or body names a
+// catalogued value is blocked before gh publishes it.
+func TestHookGHTextGate(t *testing.T) {
+	r := newHookRepo(t)
+	if err := os.WriteFile(filepath.Join(r.dir, "body.md"), []byte("Thanks to "+hookCanary+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cmd   string
+		block bool
+	}{
+		{`gh pr create --title "Fix for ` + hookCanary + `" --body "x"`, true},
+		{`gh pr create -t Fix -b "Reported by ` + hookCanary + `"`, true},
+		{`gh pr edit 3 --body=` + "'" + hookCanary + "'", true},
+		{`gh issue create --title Bug --body-file body.md`, true},
+		{`gh issue comment 5 -b "cc ` + hookCanary + `"`, true},
+		{`gh pr create --title Fix --body "All clean"`, false},
+		{`gh pr view 3`, false},
+		{`gh pr create --title Fix --body-file -`, false},
+	} {
+		code, stderr := runHook(t, r.env, payload(r.dir, "Bash", tc.cmd))
+		if (code == 2) != tc.block {
+			t.Errorf("%s: exit %d\n%s", tc.cmd, code, stderr)
+		}
+		if tc.block && !strings.Contains(stderr, "blocked gh") {
+			t.Errorf("%s: stderr %s", tc.cmd, stderr)
+		}
+		assertNoCanary(t, stderr)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -524,4 +525,49 @@ func (r *Repo) CountCommits(ctx context.Context, rangeSpec string) (int, error) 
 		}
 		n++
 	}
+}
+
+// Outgoing returns, like History, the commits that a `git push` to remote
+// would publish: those reachable from revs (HEAD when none) and from no
+// remote-tracking ref of remote (refs/remotes/<remote>/…; "origin" when
+// remote is ""). For a branch the remote does not have yet, that is every
+// commit not already on one of the remote's branches, as the remote's
+// default branch is among them. With no remote-tracking ref at all,
+// every reachable commit is outgoing.
+func (r *Repo) Outgoing(remote string, revs []string) (scanner.Source, error) {
+	if remote == "" {
+		remote = "origin"
+	}
+	h := &historySource{r: r, ps: &pathspec{}}
+	if len(revs) == 0 {
+		revs = []string{"HEAD"}
+	}
+	for _, rev := range revs {
+		c, err := r.resolve(rev)
+		if err != nil {
+			return nil, err
+		}
+		h.include = append(h.include, c)
+	}
+	refs, err := r.repo.References()
+	if err != nil {
+		return nil, fmt.Errorf("read refs: %w", err)
+	}
+	prefix := "refs/remotes/" + remote + "/"
+	err = refs.ForEach(func(ref *plumbing.Reference) error {
+		name := ref.Name().String()
+		if !strings.HasPrefix(name, prefix) || ref.Type() != plumbing.HashReference {
+			return nil
+		}
+		c, err := object.GetCommit(r.store, ref.Hash())
+		if err != nil {
+			return nil // a ref to something other than a commit
+		}
+		h.exclude = append(h.exclude, c)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read refs: %w", err)
+	}
+	return h, nil
 }

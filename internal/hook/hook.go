@@ -115,7 +115,42 @@ type Add struct {
 // (&&, ||, ;, |, &, newlines, subshells). Commands inside $(...) and
 // backquotes are not looked into.
 func Commits(command, cwd string) []Commit {
-	var out []Commit
+	return Find(command, cwd).Commits
+}
+
+// Push is one `git push` found in a command.
+type Push struct {
+	Dir        string
+	Remote     string   // "" when not given (git's default remote)
+	Refspecs   []string // as given; empty means the current branch
+	DirUnknown bool
+}
+
+// GHText is the text a `gh pr create|edit|comment` or `gh issue
+// create|comment` publishes.
+type GHText struct {
+	Dir      string
+	Title    string
+	Body     string
+	BodyFile string // --body-file/-F; "-" is stdin
+	Stdin    string // a here-document given to the command
+}
+
+// Commands are the gated commands found in a shell command line.
+type Commands struct {
+	Commits []Commit
+	Pushes  []Push
+	GH      []GHText
+}
+
+// Empty reports whether nothing needs gating.
+func (c Commands) Empty() bool { return len(c.Commits)+len(c.Pushes)+len(c.GH) == 0 }
+
+// Find returns the gated commands of a shell command line: git commit
+// (with the git adds before it), git push, and the gh commands that
+// publish text.
+func Find(command, cwd string) Commands {
+	var out Commands
 	var adds []Add
 	dir, unknown := cwd, false
 	for _, sc := range splitCommands(command) {
@@ -135,12 +170,20 @@ func Commits(command, cwd string) []Commit {
 			// sh -c '…': the script runs in the same directory.
 			for i := 1; i+1 < len(words); i++ {
 				if strings.HasPrefix(words[i], "-") && strings.Contains(words[i], "c") && !strings.HasPrefix(words[i], "--") {
-					for _, c := range Commits(words[i+1], dir) {
+					inner := Find(words[i+1], dir)
+					for _, c := range inner.Commits {
 						c.DirUnknown = c.DirUnknown || unknown
-						out = append(out, c)
+						out.Commits = append(out.Commits, c)
 					}
+					out.Pushes = append(out.Pushes, inner.Pushes...)
+					out.GH = append(out.GH, inner.GH...)
 					break
 				}
+			}
+		case "gh":
+			if t, ok := parseGH(words[1:], dir); ok {
+				t.Stdin = sc.stdin
+				out.GH = append(out.GH, t)
 			}
 		case "git":
 			sub, rest, gdir := gitSubcommand(words[1:], dir)
@@ -155,7 +198,11 @@ func Commits(command, cwd string) []Commit {
 				c.Stdin = sc.stdin
 				c.Adds = append([]Add(nil), adds...)
 				adds = nil // committed: a later commit records only later adds
-				out = append(out, c)
+				out.Commits = append(out.Commits, c)
+			case "push":
+				p := parsePush(rest, gdir)
+				p.DirUnknown = unknown
+				out.Pushes = append(out.Pushes, p)
 			}
 		}
 	}
@@ -258,6 +305,69 @@ func gitSubcommand(args []string, dir string) (sub string, rest []string, gdir s
 		}
 	}
 	return "", nil, dir
+}
+
+// pushValueOpts are git push's options that take a separate value.
+var pushValueOpts = map[string]bool{"--repo": true, "--receive-pack": true, "--exec": true, "-o": true, "--push-option": true}
+
+// parsePush reads `git push` arguments: the remote and the refspecs.
+func parsePush(args []string, dir string) Push {
+	p := Push{Dir: dir}
+	var pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			pos = append(pos, args[i+1:]...)
+			i = len(args)
+		case pushValueOpts[a] && i+1 < len(args):
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			pos = append(pos, a)
+		}
+	}
+	if len(pos) > 0 {
+		p.Remote, p.Refspecs = pos[0], pos[1:]
+	}
+	return p
+}
+
+// parseGH reads a gh command that publishes text.
+func parseGH(args []string, dir string) (GHText, bool) {
+	if len(args) < 2 {
+		return GHText{}, false
+	}
+	switch args[0] + " " + args[1] {
+	case "pr create", "pr edit", "pr comment", "issue create", "issue comment", "issue edit", "pr review":
+	default:
+		return GHText{}, false
+	}
+	t := GHText{Dir: dir}
+	rest := args[2:]
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		name, val, hasVal := strings.Cut(a, "=")
+		next := func() string {
+			if hasVal {
+				return val
+			}
+			if i+1 < len(rest) {
+				i++
+				return rest[i]
+			}
+			return ""
+		}
+		switch name {
+		case "--title", "-t":
+			t.Title = next()
+		case "--body", "-b":
+			t.Body = next()
+		case "--body-file", "-F":
+			t.BodyFile = next()
+		}
+	}
+	return t, true
 }
 
 // parseAdd reads `git add` arguments.
