@@ -142,7 +142,7 @@ a change that leaks a catalogued name, an email and a secret, and runs
 "privscan diff HEAD~1" on it. Needs no configuration.`,
 	"action": ActionHelp,
 	"mcp":    MCPHelp,
-	"hook":   HookHelp,
+	"hook":   HookHelp + "\n\n" + PostHookHelp,
 	"version": `privscan version
 
 Prints the version.`,

@@ -54,11 +54,12 @@ func runHook(ctx context.Context, env *Env, args []string) error {
 		if len(args) == 0 {
 			return usagef("usage: privscan hook claude-pre-tool-use")
 		}
-		fmt.Fprintln(env.Stdout, HookHelp)
+		fmt.Fprintln(env.Stdout, HookHelp+"\n\n"+PostHookHelp)
 		return nil
 	}
-	if args[0] != "claude-pre-tool-use" {
-		return usagef("unknown hook (want claude-pre-tool-use)")
+	post := args[0] == "claude-post-tool-use"
+	if args[0] != "claude-pre-tool-use" && !post {
+		return usagef("unknown hook (want claude-pre-tool-use or claude-post-tool-use)")
 	}
 	fs := flag.NewFlagSet("hook", flag.ContinueOnError)
 	failOn := fs.String("fail-on", "", "block on findings at or above `LEVEL`: error, warning or note")
@@ -72,7 +73,7 @@ func runHook(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if len(pos)+len(paths) > 0 {
-		return usagef("hook claude-pre-tool-use takes no arguments")
+		return usagef("hook %s takes no arguments", args[0])
 	}
 	if *failOn != "" {
 		if _, err := failLevel(*failOn); err != nil {
@@ -84,6 +85,9 @@ func runHook(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		hookNote(env, "could not read the hook payload (%s); not gating this command", err)
 		return nil
+	}
+	if post {
+		return runPostHook(ctx, env, p, *catalogKey, *failOn)
 	}
 	if p.ToolName != "" && p.ToolName != "Bash" {
 		return nil
@@ -483,7 +487,8 @@ func reportBlocked(env *Env, blocked []blockedCommit) error {
 	if what == "" {
 		what = "git commit"
 	}
-	scope := map[string]string{"git commit": "what it would commit", "git push": "the commits it would publish", "gh": "the title and body it would publish"}[what]
+	scope := map[string]string{"git commit": "what it would commit", "git push": "the commits it would publish",
+		"gh": "the title and body it would publish", "edit": "the lines this edit added", "new commits": "the commits the command just made"}[what]
 	w := env.Stderr
 	fmt.Fprintf(w, "privscan: blocked %s: %d finding%s at or above %s in %s. Matched text is withheld; locations and rules:\n",
 		what, total, plural(total), blocked[0].level, scope)
@@ -519,6 +524,12 @@ func reportBlocked(env *Env, blocked []blockedCommit) error {
 	}
 	exception := " Markers and policy edits in the change itself do not count: a deliberate exception is the user's decision (they run it themselves, outside the agent, or allow it in the committed .privscan.toml or .privscanignore)"
 	switch what {
+	case "edit":
+		return withHint(errors.New("the edit added catalogued or personal data"),
+			"replace each flagged span with synthetic data, such as \"Jane Doe\", user@example.com or 192.0.2.10; for replacements ask the privacy-scanner subagent")
+	case "new commits":
+		return withHint(errors.New("the command committed catalogued or personal data"),
+			"the commits have not left this machine: fix each flagged span and rewrite them before pushing (git commit --amend for the last commit, git reset --soft or git rebase -i for earlier ones); the push gate blocks them until then."+exception)
 	case "git push":
 		return withHint(errors.New("git push blocked by the privacy check"),
 			"the commits listed have not left this machine yet: fix each flagged span with synthetic data and rewrite them (git commit --amend for the last commit, git rebase -i for earlier ones) before pushing; for replacements ask the privacy-scanner subagent."+exception)

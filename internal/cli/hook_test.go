@@ -345,3 +345,88 @@ func TestHookGHTextGate(t *testing.T) {
 		assertNoCanary(t, stderr)
 	}
 }
+
+// postPayload is a PostToolUse payload.
+func postPayload(cwd, tool string, input map[string]any) string {
+	b, _ := json.Marshal(map[string]any{
+		"session_id": "abc", "cwd": cwd, "hook_event_name": "PostToolUse", "tool_name": tool,
+		"tool_input": input, "tool_response": map[string]any{"success": true}, "tool_use_id": "toolu_02",
+	})
+	return string(b)
+}
+
+// TestPostToolUseEdit: a Write or Edit that adds a catalogued name gets it
+// fed back (exit 2, location and rule, no value); lines already in HEAD do
+// not count; files outside a repository are scanned whole.
+func TestPostToolUseEdit(t *testing.T) {
+	r := newHookRepo(t)
+	r.write(t, "old.go", "package main\n\n// "+hookCanary+"\n")
+	r.git(t, "add", ".")
+	r.git(t, "commit", "-qm", "already there")
+	run := func(tool string, input map[string]any) (int, string) {
+		var stdout, stderr bytes.Buffer
+		e := &cli.Env{Args: []string{"hook", "claude-post-tool-use"}, Stdin: strings.NewReader(postPayload(r.dir, tool, input)),
+			Stdout: &stdout, Stderr: &stderr, Getenv: func(k string) string { return r.env[k] }, Dir: r.dir}
+		code := cli.Report(&stderr, cli.Run(context.Background(), e))
+		if stdout.Len() > 0 {
+			t.Errorf("stdout: %q", stdout.String())
+		}
+		assertNoCanary(t, stderr.String())
+		return code, stderr.String()
+	}
+	r.write(t, "new.go", "package main\n\nvar n = \""+hookCanary+"\"\n")
+	if code, stderr := run("Write", map[string]any{"file_path": filepath.Join(r.dir, "new.go"), "content": "…"}); code != 2 || !strings.Contains(stderr, "new.go:3:10-") || !strings.Contains(stderr, "catalog/PER-001") {
+		t.Fatalf("Write: exit %d\n%s", code, stderr)
+	}
+	// An edit elsewhere in a file whose catalogued line is in HEAD.
+	r.write(t, "old.go", "package main\n\n// "+hookCanary+"\nfunc f() {}\n")
+	if code, stderr := run("Edit", map[string]any{"file_path": filepath.Join(r.dir, "old.go")}); code != 0 {
+		t.Fatalf("Edit of other lines: exit %d\n%s", code, stderr)
+	}
+	outside := filepath.Join(t.TempDir(), "notes.md")
+	if err := os.WriteFile(outside, []byte("Call "+hookCanary+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, stderr := run("Write", map[string]any{"file_path": outside}); code != 2 || !strings.Contains(stderr, "notes.md:1:6-") {
+		t.Fatalf("Write outside a repository: exit %d\n%s", code, stderr)
+	}
+	if code, _ := run("Read", map[string]any{"file_path": outside}); code != 0 {
+		t.Fatalf("Read: exit %d", code)
+	}
+}
+
+// TestPostToolUseBashNet: commits a command made in a way the PreToolUse
+// parser cannot see (a script) are reported after the fact.
+func TestPostToolUseBashNet(t *testing.T) {
+	r := newHookRepo(t)
+	run := func() (int, string) {
+		var stdout, stderr bytes.Buffer
+		e := &cli.Env{Args: []string{"hook", "claude-post-tool-use"}, Stdin: strings.NewReader(postPayload(r.dir, "Bash", map[string]any{"command": "./release.sh"})),
+			Stdout: &stdout, Stderr: &stderr, Getenv: func(k string) string { return r.env[k] }, Dir: r.dir}
+		code := cli.Report(&stderr, cli.Run(context.Background(), e))
+		assertNoCanary(t, stderr.String())
+		return code, stderr.String()
+	}
+	// The first command in a repository records HEAD.
+	if code, stderr := run(); code != 0 || stderr != "" {
+		t.Fatalf("first: exit %d %s", code, stderr)
+	}
+	r.write(t, "clean.go", "package main\n")
+	r.git(t, "add", ".")
+	r.git(t, "commit", "-qm", "clean")
+	if code, stderr := run(); code != 0 {
+		t.Fatalf("clean commit: exit %d %s", code, stderr)
+	}
+	r.write(t, "users.go", "package main\n\nvar n = \""+hookCanary+"\"\n")
+	r.git(t, "add", ".")
+	r.git(t, "commit", "-qm", "users")
+	r.git(t, "commit", "-q", "--allow-empty", "-m", "deploy to "+hookHost)
+	code, stderr := run()
+	if code != 2 || !strings.Contains(stderr, "users.go in commit ") || !strings.Contains(stderr, "catalog/HOST") || !strings.Contains(stderr, "git commit --amend") {
+		t.Fatalf("leaky commits: exit %d\n%s", code, stderr)
+	}
+	// Reported once: the next command sees no new commit.
+	if code, stderr := run(); code != 0 {
+		t.Fatalf("again: exit %d %s", code, stderr)
+	}
+}

@@ -398,3 +398,12 @@ func (r *Repo) AuthorTime(id string) (time.Time, error) {
 	}
 	return c.Author.When, nil
 }
+
+// ResolveCommit returns the full ID of the commit rev names.
+func (r *Repo) ResolveCommit(rev string) (string, error) {
+	c, err := r.resolve(rev)
+	if err != nil {
+		return "", err
+	}
+	return c.Hash.String(), nil
+}

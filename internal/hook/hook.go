@@ -27,11 +27,15 @@ type Payload struct {
 	HookEventName string    `json:"hook_event_name"`
 	ToolName      string    `json:"tool_name"`
 	ToolInput     ToolInput `json:"tool_input"`
+	ToolUseID     string    `json:"tool_use_id"`
 }
 
-// ToolInput is the Bash tool's input.
+// ToolInput is the part of a tool's input privscan reads: the Bash
+// command, or the file a Write, Edit, MultiEdit or NotebookEdit changed.
 type ToolInput struct {
-	Command string `json:"command"`
+	Command      string `json:"command"`
+	FilePath     string `json:"file_path"`
+	NotebookPath string `json:"notebook_path"`
 }
 
 // ErrMalformed is returned (wrapped) by Parse for a payload that is not a
