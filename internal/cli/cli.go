@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
 )
 
@@ -29,6 +30,45 @@ type Env struct {
 // -ldflags "-X github.com/privscan/privscan/internal/cli.Version=v1.2.3";
 // otherwise the module version from the build info, or "devel".
 var Version = ""
+
+// Commit and Date are the source commit and its time, set at build time
+// (-X …/internal/cli.Commit=… -X …/internal/cli.Date=…); otherwise read
+// from the build's VCS stamp when there is one.
+var Commit, Date = "", ""
+
+// versionText is what `privscan version` prints: the version, then the
+// commit it was built from and the Go version that built it.
+func versionText() string {
+	commit, date, modified := Commit, Date, false
+	goVersion := runtime.Version()
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		goVersion = bi.GoVersion
+		for _, st := range bi.Settings {
+			switch st.Key {
+			case "vcs.revision":
+				if commit == "" {
+					commit = st.Value
+				}
+			case "vcs.time":
+				if date == "" {
+					date = st.Value
+				}
+			case "vcs.modified":
+				modified = st.Value == "true" && Commit == ""
+			}
+		}
+	}
+	if commit == "" {
+		commit = "unknown"
+	}
+	if date != "" {
+		commit += " (" + date + ")"
+	}
+	if modified {
+		commit += ", with local changes"
+	}
+	return fmt.Sprintf("privscan %s\ncommit: %s\ngo: %s\n", ToolVersion(), commit, goVersion)
+}
 
 // ToolVersion returns the version string reported everywhere.
 func ToolVersion() string {
@@ -90,7 +130,7 @@ func run(ctx context.Context, env *Env) error {
 	case "action":
 		return runAction(ctx, env, rest)
 	case "version", "--version":
-		fmt.Fprintf(env.Stdout, "privscan %s\n", ToolVersion())
+		fmt.Fprint(env.Stdout, versionText())
 		return nil
 	case "help", "-h", "-help", "--help":
 		if len(rest) > 0 {
