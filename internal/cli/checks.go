@@ -154,7 +154,6 @@ func contains(list []string, s string) bool {
 // Glob filters are not checked.
 type pathFilters struct {
 	env     *Env
-	prefix  string   // the working directory, relative to the root, slash-separated
 	typed   []string // as given
 	rel     []string // relative to the root; "" for a glob or a path outside
 	matched []bool

@@ -275,16 +275,6 @@ var gitValueOpts = map[string]bool{
 	"--super-prefix": true, "--config-env": true,
 }
 
-// parseGit reads git's global options and, when the subcommand is commit,
-// its arguments.
-func parseGit(args []string, dir string) (Commit, bool) {
-	sub, rest, dir := gitSubcommand(args, dir)
-	if sub != "commit" {
-		return Commit{}, false
-	}
-	return parseCommit(rest, dir), true
-}
-
 // gitSubcommand reads git's global options: it returns the subcommand, its
 // arguments and the directory git runs in ("" when there is none).
 func gitSubcommand(args []string, dir string) (sub string, rest []string, gdir string) {
