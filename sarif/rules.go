@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/privscan/privscan/catalog"
+	privrender "github.com/privscan/privscan/internal/render"
 	"github.com/privscan/privscan/scanner"
 )
 
@@ -242,7 +243,9 @@ func remediation(source, ruleID string) []step {
 }
 
 // oneLine collapses whitespace runs (including newlines) to single spaces.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+// oneLine is render.OneLine with runs of white space collapsed (rule
+// texts are prose).
+func oneLine(s string) string { return strings.Join(strings.Fields(privrender.OneLine(s)), " ") }
 
 // mdEscape escapes the characters that would start Markdown or HTML markup.
 func mdEscape(s string) string {

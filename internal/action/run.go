@@ -189,7 +189,7 @@ func scan(ctx context.Context, cfg Config, in Inputs, matcher *catalog.Matcher, 
 		sarif.NewHandler(sf, sarif.Options{
 			ToolVersion: cfg.ToolVersion,
 			Category:    in.Category,
-			Warn:        func(msg string) { fmt.Fprintf(cfg.Stderr, "privscan: warning: %s\n", oneLine(msg)) },
+			Warn:        func(msg string) { fmt.Fprintf(cfg.Stderr, "privscan: warning: %s\n", render.OneLine(msg)) },
 		}),
 		mr,
 	}
@@ -342,18 +342,6 @@ func (t *tee) Summary(s *scanner.Summary) error {
 // escapeData escapes a workflow command's message.
 func escapeData(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
-
-func oneLine(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\r' {
-			return ' '
-		}
-		if r < 0x20 && r != '\t' || r == 0x7f {
-			return -1
-		}
-		return r
-	}, s)
 }
 
 func plural(n int) string {

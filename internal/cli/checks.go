@@ -15,6 +15,7 @@ import (
 	"github.com/privscan/privscan/internal/config"
 	"github.com/privscan/privscan/internal/gitsrc"
 	"github.com/privscan/privscan/internal/pii"
+	"github.com/privscan/privscan/internal/render"
 	"github.com/privscan/privscan/internal/secrets"
 	"github.com/privscan/privscan/scanner"
 )
@@ -131,9 +132,9 @@ func checkSeverityRules(ctx context.Context, env *Env, m *catalog.Matcher, repo 
 			why = "this version's secret rules have none such"
 		}
 		msg := ne.Error() + " (" + why + "; the override does nothing)"
-		fmt.Fprintf(env.Stderr, "privscan: warning: %s\n", oneLine(msg))
+		fmt.Fprintf(env.Stderr, "privscan: warning: %s\n", render.OneLine(msg))
 		if ne.suggest != "" {
-			fmt.Fprintf(env.Stderr, "privscan: hint: %s\n", oneLine(ne.suggest))
+			fmt.Fprintf(env.Stderr, "privscan: hint: %s\n", render.OneLine(ne.suggest))
 		}
 	}
 	return nil
@@ -225,7 +226,7 @@ func (pf *pathFilters) warn(ctx context.Context) {
 		if name == "" {
 			name = fmt.Sprintf("%d of %d", i+1, len(pf.typed))
 		}
-		fmt.Fprintf(pf.env.Stderr, "privscan: warning: path filter %s matched no file with changes to scan\n", oneLine(name))
+		fmt.Fprintf(pf.env.Stderr, "privscan: warning: path filter %s matched no file with changes to scan\n", render.OneLine(name))
 	}
 }
 

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/privscan/privscan/broker"
+	"github.com/privscan/privscan/internal/render"
 )
 
 // Exit codes (docs/cli.md).
@@ -63,9 +63,9 @@ func Report(stderr io.Writer, err error) int {
 		return code
 	}
 	msg := err.Error()
-	fmt.Fprintf(stderr, "privscan: error: %s\n", oneLine(msg))
+	fmt.Fprintf(stderr, "privscan: error: %s\n", render.OneLine(msg))
 	if h := hintFor(err); h != "" {
-		fmt.Fprintf(stderr, "privscan: hint: %s\n", oneLine(h))
+		fmt.Fprintf(stderr, "privscan: hint: %s\n", render.OneLine(h))
 	}
 	return code
 }
@@ -88,16 +88,4 @@ func hintFor(err error) string {
 		return "run `privscan help` for usage"
 	}
 	return ""
-}
-
-func oneLine(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\r' {
-			return ' '
-		}
-		if r < 0x20 && r != '\t' || r == 0x7f {
-			return -1
-		}
-		return r
-	}, s)
 }

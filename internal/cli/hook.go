@@ -15,6 +15,7 @@ import (
 	"github.com/privscan/privscan/internal/engine"
 	"github.com/privscan/privscan/internal/gitsrc"
 	"github.com/privscan/privscan/internal/hook"
+	"github.com/privscan/privscan/internal/render"
 	"github.com/privscan/privscan/scanner"
 )
 
@@ -104,7 +105,7 @@ func runHook(ctx context.Context, env *Env, args []string) error {
 
 	matcher, err := openCatalog(env, *catalogKey)
 	if err != nil {
-		hookNote(env, "not gating git commit: %s", oneLine(err.Error()))
+		hookNote(env, "not gating git commit: %s", render.OneLine(err.Error()))
 		return nil
 	}
 	secrets := &engine.Secrets{}
@@ -112,7 +113,7 @@ func runHook(ctx context.Context, env *Env, args []string) error {
 	for i := range commits {
 		b, err := scanCommit(ctx, env, &commits[i], matcher, secrets, *failOn)
 		if err != nil {
-			hookNote(env, "not gating a git commit: %s", oneLine(err.Error()))
+			hookNote(env, "not gating a git commit: %s", render.OneLine(err.Error()))
 			continue
 		}
 		if b != nil {
@@ -122,7 +123,7 @@ func runHook(ctx context.Context, env *Env, args []string) error {
 	for i := range cmds.Pushes {
 		b, err := scanPush(ctx, env, &cmds.Pushes[i], matcher, secrets, *failOn)
 		if err != nil {
-			hookNote(env, "not gating a git push: %s", oneLine(err.Error()))
+			hookNote(env, "not gating a git push: %s", render.OneLine(err.Error()))
 			continue
 		}
 		if b != nil {
@@ -132,7 +133,7 @@ func runHook(ctx context.Context, env *Env, args []string) error {
 	for i := range cmds.GH {
 		b, err := scanGHText(ctx, env, &cmds.GH[i], matcher, secrets, *failOn)
 		if err != nil {
-			hookNote(env, "not gating a gh command: %s", oneLine(err.Error()))
+			hookNote(env, "not gating a gh command: %s", render.OneLine(err.Error()))
 			continue
 		}
 		if b != nil {
@@ -509,9 +510,9 @@ func reportBlocked(env *Env, blocked []blockedCommit) error {
 			case f.Commit != "":
 				loc = f.Path + " in commit " + f.Commit[:min(12, len(f.Commit))]
 			}
-			fmt.Fprintf(w, "  %s:%d:%d-%d %s %s (%s)", oneLine(loc), f.Line, f.Column, f.EndColumn, f.RuleID, f.Severity, f.Category)
+			fmt.Fprintf(w, "  %s:%d:%d-%d %s %s (%s)", render.OneLine(loc), f.Line, f.Column, f.EndColumn, f.RuleID, f.Severity, f.Category)
 			if f.Description != "" {
-				fmt.Fprintf(w, ": %s", oneLine(f.Description))
+				fmt.Fprintf(w, ": %s", render.OneLine(f.Description))
 			}
 			if f.Suppressed == scanner.SuppressInlineAdded {
 				fmt.Fprint(w, " [a privscan:allow marker this change adds does not count]")

@@ -43,7 +43,7 @@ func present(ctx context.Context, env *Env, cmd string, f *scanFlags, h scanner.
 				src = m.wrap(src)
 				t.Context = m.context
 			} else {
-				fmt.Fprintf(env.Stderr, "privscan: warning: -v: %s; no context lines\n", oneLine(err.Error()))
+				fmt.Fprintf(env.Stderr, "privscan: warning: -v: %s; no context lines\n", render.OneLine(err.Error()))
 			}
 		}
 	}

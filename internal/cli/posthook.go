@@ -15,6 +15,7 @@ import (
 	"github.com/privscan/privscan/internal/engine"
 	"github.com/privscan/privscan/internal/gitsrc"
 	"github.com/privscan/privscan/internal/hook"
+	"github.com/privscan/privscan/internal/render"
 	"github.com/privscan/privscan/scanner"
 )
 
@@ -56,12 +57,12 @@ func runPostHook(ctx context.Context, env *Env, p *hook.Payload, catalogKey, fai
 		}
 		matcher, err := openCatalog(env, catalogKey)
 		if err != nil {
-			hookNote(env, "not checking the edit: %s", oneLine(err.Error()))
+			hookNote(env, "not checking the edit: %s", render.OneLine(err.Error()))
 			return nil
 		}
 		b, err := scanEdit(ctx, file, matcher, failOn)
 		if err != nil {
-			hookNote(env, "not checking the edit: %s", oneLine(err.Error()))
+			hookNote(env, "not checking the edit: %s", render.OneLine(err.Error()))
 			return nil
 		}
 		if b == nil {
@@ -153,17 +154,17 @@ func postBash(ctx context.Context, env *Env, cwd, catalogKey, failOn string) err
 	}
 	matcher, err := openCatalog(env, catalogKey)
 	if err != nil {
-		hookNote(env, "not checking new commits: %s", oneLine(err.Error()))
+		hookNote(env, "not checking new commits: %s", render.OneLine(err.Error()))
 		return nil
 	}
 	src, err := repo.History(last+".."+head, nil)
 	if err != nil {
-		hookNote(env, "not checking new commits: %s", oneLine(gitError(err).Error()))
+		hookNote(env, "not checking new commits: %s", render.OneLine(gitError(err).Error()))
 		return nil
 	}
 	cfg, sup, err := engine.RepoFilesAt(repo, last, "")
 	if err != nil {
-		hookNote(env, "not checking new commits: %s", oneLine(err.Error()))
+		hookNote(env, "not checking new commits: %s", render.OneLine(err.Error()))
 		return nil
 	}
 	b, err := gateScan(ctx, "new commits", repo.Root(), src, matcher, cfg, sup, &engine.Secrets{}, failOn)
@@ -171,7 +172,7 @@ func postBash(ctx context.Context, env *Env, cwd, catalogKey, failOn string) err
 	// does not report them again (the push gate still will).
 	writeState()
 	if err != nil {
-		hookNote(env, "not checking new commits: %s", oneLine(err.Error()))
+		hookNote(env, "not checking new commits: %s", render.OneLine(err.Error()))
 		return nil
 	}
 	if b == nil {

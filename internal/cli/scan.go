@@ -321,7 +321,7 @@ func newHandler(env *Env, f *scanFlags, out io.Writer) scanner.Handler {
 		return sarif.NewHandler(out, sarif.Options{
 			ToolVersion: tool.Version,
 			Category:    f.category,
-			Warn:        func(msg string) { fmt.Fprintf(env.Stderr, "privscan: warning: %s\n", oneLine(msg)) },
+			Warn:        func(msg string) { fmt.Fprintf(env.Stderr, "privscan: warning: %s\n", render.OneLine(msg)) },
 		})
 	case "github":
 		return render.NewGitHub(out)

@@ -120,3 +120,20 @@ func TestHostilePathsTextJSON(t *testing.T) {
 		}
 	}
 }
+
+func TestOneLine(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"plain text", "plain text"},
+		{"a\nb\r\nc\td", "a b  c d"},
+		{"bell\a esc\x1b[31m del\x7f", "bell esc[31m del"},
+		{"c1 \u0085nel \u009bcsi", "c1  nel csi"},
+		{"ls\u2028ps\u2029", "ls ps "},
+		{"bidi \u202eevil\u202c \u2066iso\u2069", "bidi evil iso"},
+		{"zero\u200bwidth\u200d \ufeffbom", "zerowidth bom"},
+		{"Jürgen Müller 😀", "Jürgen Müller 😀"},
+	} {
+		if got := OneLine(c.in); got != c.want {
+			t.Errorf("OneLine(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -131,12 +131,12 @@ var wwwRE = regexp.MustCompile(`(?i)(www)\.`)
 // cell escapes text for a Markdown table cell (see cellEscaper). A dot is
 // escaped only after "www", where it would start an autolink.
 func cell(s string) string {
-	return wwwRE.ReplaceAllString(cellEscaper.Replace(oneLine(s)), `$1\.`)
+	return wwwRE.ReplaceAllString(cellEscaper.Replace(OneLine(s)), `$1\.`)
 }
 
 // codeCell escapes text for a code span in a table cell: a code span shows
 // its text literally, but a pipe still ends the cell and a backtick the
 // span.
 func codeCell(s string) string {
-	return strings.NewReplacer("|", `\|`, "`", "'").Replace(oneLine(s))
+	return strings.NewReplacer("|", `\|`, "`", "'").Replace(OneLine(s))
 }

@@ -32,7 +32,7 @@ func Message(f *scanner.Finding) string {
 	}
 	if f.Description != "" {
 		b.WriteString(": ")
-		b.WriteString(strings.TrimRight(oneLine(f.Description), ". "))
+		b.WriteString(strings.TrimRight(OneLine(f.Description), ". "))
 	}
 	b.WriteString("; value withheld")
 	return b.String()
@@ -90,12 +90,21 @@ func short(commit string) string {
 	return commit
 }
 
-func oneLine(s string) string {
+// OneLine makes s safe to print as (part of) one line of output, to a
+// terminal, a log or a report: line breaks and tabs (including Unicode's
+// line and paragraph separators and NEL) become spaces; other C0 and C1
+// control characters, DEL, and the invisible format characters that can
+// make text display differently from what it is (bidirectional overrides
+// and isolates, zero-width characters, the BOM) are dropped. It is the one
+// sanitiser for text of uncertain origin in every door's output.
+func OneLine(s string) string {
 	return strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\r' || r == '\t' {
+		switch {
+		case r == '\n' || r == '\r' || r == '\t' || r == '\v' || r == '\f' || r == 0x85 || r == 0x2028 || r == 0x2029:
 			return ' '
-		}
-		if r < 0x20 || r == 0x7f {
+		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
+			return -1
+		case r >= 0x200b && r <= 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0xfeff, r == 0x061c:
 			return -1
 		}
 		return r

@@ -91,7 +91,7 @@ func ShortDescription(f *scanner.Finding) string {
 	case "secret":
 		return "possible secret"
 	}
-	if d := strings.TrimRight(strings.TrimSpace(oneLine(f.Description)), ". "); d != "" {
+	if d := strings.TrimRight(strings.TrimSpace(OneLine(f.Description)), ". "); d != "" {
 		return d
 	}
 	if f.Category != "" {
@@ -115,7 +115,7 @@ func (t *Text) Finding(f *scanner.Finding) error {
 	case where == "":
 		where = "<text>"
 	}
-	loc := fmt.Sprintf("%s:%d:%d", oneLine(where), f.Line, f.Column)
+	loc := fmt.Sprintf("%s:%d:%d", OneLine(where), f.Line, f.Column)
 	sev := fmt.Sprintf("%-7s", f.Severity.String())
 	fmt.Fprintf(t.w, "%s  %s  %s  %s", t.paint(ansiBold, loc), t.paint(severityColor(f.Severity), sev), f.RuleID, ShortDescription(f))
 	if t.CommitDate != nil && f.Commit != "" {
