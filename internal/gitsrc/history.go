@@ -479,7 +479,7 @@ func (p *processor) commitFragments(ctx context.Context, ci *commitInfo, ps *pat
 	}
 	changes, err := p.detectRenames(changes)
 	if err != nil {
-		return err
+		return fmt.Errorf("commit %s: %w", commit, err)
 	}
 	for i := range changes {
 		f, err := p.fragmentFor(&changes[i], commit)

@@ -1,9 +1,16 @@
 package gitsrc
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/privscan/privscan/scanner"
 )
 
 func TestHunkRemoved(t *testing.T) {
@@ -108,5 +115,69 @@ func TestReadFileAtAndPolicyBase(t *testing.T) {
 		if got := src.(policyBase).PolicyBase(); got != c.want {
 			t.Errorf("History(%q).PolicyBase() = %q, want %q", c.rng, got, c.want)
 		}
+	}
+}
+
+func TestTooManyRenames(t *testing.T) {
+	for _, c := range []struct {
+		adds, dels int
+		want       bool
+	}{
+		{1, 1, false}, {200, 200, false}, {1000, 1000, false}, {1001, 1000, true},
+		{1500, 10, false}, {10, 1500, false}, {1001, 1001, true}, {100000, 10, false}, {100001, 10, true},
+	} {
+		if got := tooManyRenames(c.adds, c.dels); got != c.want {
+			t.Errorf("tooManyRenames(%d, %d) = %v, want %v", c.adds, c.dels, got, c.want)
+		}
+	}
+}
+
+// TestManyRenamesLikeGit: 300 files renamed and edited in one commit (past
+// go-git's and this package's former limit of 200): the added lines are
+// git diff -M's, not every line of every renamed file.
+func TestManyRenamesLikeGit(t *testing.T) {
+	f := newFixture(t)
+	const n = 300
+	for i := range n {
+		f.write(fmt.Sprintf("old/f%03d.txt", i), numbered(fmt.Sprintf("file%03d", i), 12))
+	}
+	a := f.commit("files")
+	f.git("mv", "old", "new")
+	for i := range n {
+		f.write(fmt.Sprintf("new/f%03d.txt", i), edit(numbered(fmt.Sprintf("file%03d", i), 12), 5))
+	}
+	f.git("add", "-A")
+	b := f.commit("rename and edit")
+	got := diffSrc(t, open(t, f.dir), DiffOptions{Revs: []string{a, b}, NoMessages: true})
+	want := withoutSkipped(f.gitAdded(f.dir, "diff", "-M", a, b), got)
+	if len(want) != n {
+		t.Fatalf("git diff -M shows %d added lines, want %d (one per file)", len(want), n)
+	}
+	compareAdded(t, "git diff -M A B", withCommit(got.lines, ""), want)
+}
+
+// TestMissingObjectNamed: a blob missing from the object store (a partial
+// clone, a broken repository) stops history with an error that names the
+// object and the commit.
+func TestMissingObjectNamed(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.txt", numbered("alpha", 20))
+	f.commit("a")
+	f.git("mv", "a.txt", "b.txt")
+	f.write("b.txt", edit(numbered("alpha", 20), 3))
+	f.write("c.txt", numbered("gamma", 20))
+	f.git("add", "-A")
+	c := strings.TrimSpace(f.commit("rename"))
+	blob := strings.TrimSpace(f.git("rev-parse", c+":b.txt"))
+	if err := os.Remove(filepath.Join(f.dir, ".git", "objects", blob[:2], blob[2:])); err != nil {
+		t.Fatal(err)
+	}
+	src, err := open(t, f.dir).History("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = src.Fragments(context.Background(), func(*scanner.Fragment) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), blob) || !strings.Contains(err.Error(), c) {
+		t.Fatalf("error %v: want the object %s and the commit %s named", err, blob, c)
 	}
 }

@@ -313,11 +313,42 @@ func sortEntries(es []entry) {
 	sort.Slice(es, func(i, j int) bool { return es[i].path < es[j].path })
 }
 
-// renameLimit caps content rename detection: go-git rebuilds a similarity
-// index per pair, so its cost grows with adds × deletes. git defaults to
-// 1000; past this limit the new files are simply scanned whole (a superset
-// of git diff's added lines, never fewer).
-const renameLimit = 200
+// renameLimit is git's default diff.renameLimit: content (inexact) rename
+// detection runs only when git's own rule allows it (tooManyRenames);
+// otherwise only exact renames are paired and the other new files are
+// scanned whole, as git diff shows them.
+const renameLimit = 1000
+
+// tooManyRenames is git's rule (diffcore-rename.c,
+// too_many_rename_candidates): inexact detection is skipped unless one
+// side has at most renameLimit files and adds × deletes is at most
+// renameLimit².
+func tooManyRenames(adds, dels int) bool {
+	if adds <= renameLimit || dels <= renameLimit {
+		if uint64(adds)*uint64(dels) <= uint64(renameLimit)*uint64(renameLimit) {
+			return false
+		}
+	}
+	return true
+}
+
+// missingObject turns an error of rename detection into one that names the
+// blob it could not read (go-git's "object not found" names none).
+func (p *processor) missingObject(changes []change, err error) error {
+	for _, c := range changes {
+		for _, e := range []struct {
+			ok bool
+			e  entry
+		}{{c.hasFrom, c.from}, {c.hasTo, c.to}} {
+			if e.ok && isFileMode(e.e.mode) {
+				if _, berr := p.blob(e.e.hash); berr != nil {
+					return fmt.Errorf("rename detection: object %s (%s) cannot be read: %w", e.e.hash, e.e.path, berr)
+				}
+			}
+		}
+	}
+	return fmt.Errorf("rename detection: %w", err)
+}
 
 // detectRenames pairs deletions with additions, exactly or by content
 // similarity at git's default 50% threshold (go-git's rename detector),
@@ -356,12 +387,15 @@ func (p *processor) detectRenames(changes []change) ([]change, error) {
 			oc = append(oc, &x)
 		}
 		res, err := object.DetectRenames(oc, &object.DiffTreeOptions{
-			DetectRenames: true,
-			RenameScore:   50,
-			RenameLimit:   renameLimit,
+			DetectRenames:    true,
+			RenameScore:      50,
+			OnlyExactRenames: tooManyRenames(adds, dels),
+			// git's rule is applied above; go-git's own limit (on the
+			// larger side alone) stays off.
+			RenameLimit: 0,
 		})
 		if err != nil {
-			return nil, fmt.Errorf("rename detection: %w", err)
+			return nil, p.missingObject(changes, err)
 		}
 		changes = changes[:0]
 		for _, x := range res {
