@@ -8,7 +8,7 @@
 //	phone = false
 //	ip-address = false
 //	secrets = true                   # the gitleaks rule set
-//	credit-card-test-numbers = false # true: skip well-known test card numbers
+//	credit-card-test-numbers = false # true: also report processor test card numbers (4111…, 4242…)
 //
 //	[severity]                       # per-rule overrides; "off" disables a rule
 //	"catalog/PER-001" = "warning"
