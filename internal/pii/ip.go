@@ -405,7 +405,28 @@ func publicIPv6(a netip.Addr) bool {
 			return false
 		}
 	}
-	return !isResolver(a)
+	return !isResolver(a) && !hexWords6(a)
+}
+
+// hexWordGroups are 16-bit groups spelling words, which made-up example
+// addresses use (2001:dead:beef::1, 2a00:cafe:babe::face); no allocation
+// scheme produces them in a real address by chance often enough to matter.
+var hexWordGroups = map[uint16]bool{
+	0xdead: true, 0xbeef: true, 0xcafe: true, 0xbabe: true, 0xface: true,
+	0xfeed: true, 0xf00d: true, 0xc0de: true, 0xd00d: true, 0xdeaf: true,
+	0xfade: true, 0xdeed: true, 0xbead: true, 0xabba: true, 0xc0fe: true,
+}
+
+// hexWords6 reports whether an address has a hex-word group after the
+// first (the first is the registry's prefix, e.g. 2001).
+func hexWords6(a netip.Addr) bool {
+	b := a.As16()
+	for i := 2; i < 16; i += 2 {
+		if hexWordGroups[uint16(b[i])<<8|uint16(b[i+1])] {
+			return true
+		}
+	}
+	return false
 }
 
 func isResolver(a netip.Addr) bool {
@@ -446,6 +467,7 @@ var ipSamples = samples{
 		"convert (123.45.67.89) to packed", "ParseIP(\"12.12.12.12\")", "12.34.56.78", "Chrome/120.0.0.0 Safari/537.36", "1.2.3.4-beta", "3.10.0.RELEASE",
 		"01.02.03.04", "256.1.1.1", "12:34:56", "00:1a:2b:3c:4d:5e", "std::vector<int>",
 		"a[2::3]", "Foo::Bar::baz", "dead:beef::cafe", "2000::1", "x = 3.14159",
+		"listen [2001:dead:beef::1]:443", "2a00:cafe:babe::face", "2600:1f18:feed:f00d::7",
 		"2024-01-15T10:20:30.123Z", "f47ac10b-58cc-4372-a567-0e02b2c3d479",
 		"h1:Zv2Y8Q3kC0bLm6n8B7d1JYq3xJ+H1k=",
 		"sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",

@@ -7,12 +7,13 @@ package pii
 //     of the most common codes, and a national number whose length that
 //     country uses, optionally grouped with spaces, dashes, dots, one
 //     parenthesised group and a "(0)" trunk prefix (+44 (0)20 7946 0958);
-//   - North American numbers with separators: (415) 555-2671,
-//     415-555-2671, 415.555.2671, with NANP area-code and exchange rules.
+//   - North American numbers with separators: (212) 479-3810,
+//     212-479-3810, 212.479.3810, with NANP area-code and exchange rules.
 //
 // A bare run of digits is never a phone number here (timestamps, IDs,
-// ports). Numbers with an unknown calling code, the fictional 555-01xx
-// range, and placeholder digit runs (1234567, 0000000) are skipped.
+// ports). Numbers with an unknown calling code, the 555 exchange (examples
+// in code and documentation), and placeholder digit runs (1234567,
+// 0000000) are skipped.
 
 // callingCodes maps a country calling code to the shortest and longest
 // national significant number that country uses. The codes form a prefix
@@ -220,8 +221,8 @@ func e164Valid(d []byte, groups, firstGroup, oneDigitGroups int, trunk bool, end
 
 // nanpValid checks a 10-digit North American number: area code and
 // exchange start with 2-9, are not N11 service codes, the area code's
-// middle digit is not 9 (reserved), and 555-0100 to 555-0199 (fiction) and
-// 555-1212 (directory assistance) are nobody's numbers.
+// middle digit is not 9 (reserved), and numbers in the 555 exchange are
+// examples, nobody's numbers.
 func nanpValid(d []byte) bool {
 	if len(d) != 10 {
 		return false
@@ -233,12 +234,11 @@ func nanpValid(d []byte) bool {
 		return false
 	}
 	if d[3] == '5' && d[4] == '5' && d[5] == '5' {
-		if d[6] == '0' && d[7] == '1' {
-			return false // 555-0100 to 555-0199: reserved for fiction
-		}
-		if string(d[6:]) == "1212" {
-			return false // 555-1212: directory assistance
-		}
+		// The 555 exchange: 555-0100 to 555-0199 are reserved for fiction,
+		// 555-1212 is directory assistance, and the rest is all but
+		// unassigned: in code and documentation a 555 number is an
+		// example (every one in the real repositories measured was).
+		return false
 	}
 	return !placeholderDigits(d)
 }
@@ -375,6 +375,7 @@ var phoneSamples = samples{
 	FP: []string{
 		"+1 (415) 555-0123", // fictional 555-01xx
 		"415-555-0199",
+		"call (415) 555-2671 for support", "+1 415 555 2671", "tel: 312.555.0177",
 		`"data": "tel:+1-816-555-1212"`,
 		"+1234567890",
 		"+12345678901",
