@@ -27,6 +27,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -121,8 +122,13 @@ func Parse(data []byte) (*Repo, error) {
 		return nil, fmt.Errorf("%s: invalid TOML or wrong value type", FileName)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
+		// Name only sections privscan knows: an unknown table's name is
+		// text from the file, reported as the unknown top-level key it is.
 		k := und[0]
-		return nil, &KeyError{Section: strings.Join(k[:len(k)-1], "."), Key: k[len(k)-1], Known: topKeys}
+		if len(k) > 1 && slices.Contains(topKeys, k[0]) {
+			return nil, &KeyError{Section: k[0], Key: k[len(k)-1], Known: sectionKeys(k[0])}
+		}
+		return nil, &KeyError{Key: k[0], Known: topKeys}
 	}
 	r := &Repo{Exclude: raw.Exclude, Detectors: map[string]bool{}, Severity: map[string]catalog.Severity{}}
 	switch raw.FailOn {
@@ -189,7 +195,13 @@ func known(name string) bool {
 	return false
 }
 
-// safeKey quotes a key for a message, cut to 64 bytes.
+// sectionKeys are the keys allowed in a section of .privscan.toml.
+func sectionKeys(section string) []string {
+	if section == "detectors" {
+		return detectorNames
+	}
+	return nil
+}
 
 // Excluded reports whether a slash-separated path matches an exclude glob.
 func (r *Repo) Excluded(path string) bool {
