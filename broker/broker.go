@@ -228,7 +228,7 @@ func (b *Broker) catalogTarget(key string) (*catalogTarget, *Error) {
 	if key == "" {
 		if c := b.getenv("PRIVSCAN_CATALOG"); c != "" {
 			if len(c) > MaxFileSize {
-				return nil, &Error{Code: CodeTooLarge, msg: "PRIVSCAN_CATALOG: catalog is larger than 16 MiB"}
+				return nil, &Error{Code: CodeTooLarge, msg: "PRIVSCAN_CATALOG: catalog is larger than 64 MiB"}
 			}
 			return &catalogTarget{info: CatalogInfo{Source: SourceEnv, Size: int64(len(c))}, content: []byte(c)}, nil
 		}

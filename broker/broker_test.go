@@ -455,7 +455,7 @@ func TestSizeLimit(t *testing.T) {
 	if err != nil || len(got) != MaxFileSize {
 		t.Fatalf("exact: len %d, %v", len(got), err)
 	}
-	if _, err := b.LoadContext("over"); codeOf(err) != CodeTooLarge || !strings.Contains(err.Error(), "16 MiB") {
+	if _, err := b.LoadContext("over"); codeOf(err) != CodeTooLarge || !strings.Contains(err.Error(), "64 MiB") {
 		t.Fatalf("over: %v", err)
 	}
 	// The file grew after fstat: the read itself must stop and refuse.

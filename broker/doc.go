@@ -43,7 +43,7 @@
 //     swapped in after resolution is refused, and the opened descriptor is
 //     checked again with fstat: anything but a regular file (directory,
 //     FIFO, device, socket) is not_regular_file;
-//   - a file over 16 MiB ([MaxFileSize]) is too_large; at most MaxFileSize+1
+//   - a file over 64 MiB ([MaxFileSize]) is too_large; at most MaxFileSize+1
 //     bytes are read, so a file that grows after fstat is refused too;
 //   - a missing file, a dangling symlink, a path through a non-directory, an
 //     unreadable file (permission denied) and a symlink loop are all

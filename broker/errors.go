@@ -112,7 +112,7 @@ func (e *Error) Hint() string {
 	case CodeNotRegularFile:
 		return "point the entry at a regular .md file, not a directory, FIFO, device or socket"
 	case CodeTooLarge:
-		return "files over 16 MiB are refused: split the file"
+		return "files over 64 MiB are refused: split the file"
 	case CodeCatalogInvalid:
 		return "fix the catalog at the reported line; `privscan catalog check` lints it"
 	}

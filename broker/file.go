@@ -13,8 +13,10 @@ import (
 	"time"
 )
 
-// MaxFileSize is the largest context file or catalog the broker reads: 16 MiB.
-const MaxFileSize = 16 << 20
+// MaxFileSize is the largest context file or Markdown catalog the broker
+// reads: 64 MiB (a catalog of a million customer names and emails is about
+// 22 MiB).
+const MaxFileSize = 64 << 20
 
 // MaxMapSize is the largest key map the broker reads: 1 MiB.
 const MaxMapSize = 1 << 20
@@ -104,7 +106,7 @@ func tooLarge(limit int64) *fileErr {
 func sizeName(limit int64) string {
 	switch limit {
 	case MaxFileSize:
-		return "16 MiB"
+		return "64 MiB"
 	case MaxMapSize:
 		return "1 MiB"
 	}

@@ -240,7 +240,7 @@ func TestHostileCatalogFiles(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(cfg, "fifo.md"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	huge := append([]byte(testCatalog), bytes.Repeat([]byte("\n"), 16<<20)...)
+	huge := append([]byte(testCatalog), bytes.Repeat([]byte("\n"), 64<<20)...)
 	writeFile(t, filepath.Join(cfg, "huge.md"), huge)
 
 	env := newEnv(t)

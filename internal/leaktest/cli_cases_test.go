@@ -98,13 +98,13 @@ func (w *world) catalogErrors(in map[string]string) []errCase {
 	return cases
 }
 
-// hugeCatalog is a PRIVSCAN_CATALOG over 16 MiB, full of canaries.
+// hugeCatalog is a PRIVSCAN_CATALOG over the 64 MiB limit, full of canaries.
 func (w *world) hugeCatalog() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.huge == "" {
 		line := w.c.persons[0] + "\n"
-		w.huge = "## HUGE\n- category: huge\n\n```values\n" + strings.Repeat(line, (17<<20)/len(line)) + "```\n"
+		w.huge = "## HUGE\n- category: huge\n\n```values\n" + strings.Repeat(line, (65<<20)/len(line)) + "```\n"
 	}
 	return w.huge
 }

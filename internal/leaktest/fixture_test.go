@@ -379,7 +379,7 @@ func newFixture(t *testing.T, c *canarySet) *fixture {
 	}
 	big := filepath.Join(pdir, "big.md")
 	writeFile(t, big, "## BIG\n- category: big\n\n"+fence(c.persons[0]))
-	if err := os.Truncate(big, 17<<20); err != nil {
+	if err := os.Truncate(big, 65<<20); err != nil {
 		t.Fatal(err)
 	}
 	var mp strings.Builder

@@ -29,7 +29,7 @@ type world struct {
 	outputs int
 	bytes   int
 	nextOut int
-	huge    string // a catalog over 16 MiB, built once
+	huge    string // a catalog over 64 MiB, built once
 }
 
 func newWorld(t *testing.T) *world {
