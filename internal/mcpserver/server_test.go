@@ -136,7 +136,7 @@ func TestLoadContext(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bf.Truncate(17 << 20)
+	bf.Truncate(65 << 20)
 	bf.Close()
 	f.writeMap(t, `[keys]
 privacy-guide = "guide.md"

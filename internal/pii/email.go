@@ -254,6 +254,15 @@ func skipLocal(local []byte) bool {
 			return true
 		}
 	}
+	for _, s := range roleLocals {
+		if string(l) == s {
+			return true
+		}
+	}
+	// A one-letter local part (a@b.com, d@e.com): a placeholder.
+	if len(l) == 1 {
+		return true
+	}
 	// user1, test42: numbered placeholders.
 	if t := bytes.TrimRight(l, "0123456789"); len(t) < len(l) && (string(t) == "user" || string(t) == "test") {
 		return true
@@ -277,6 +286,18 @@ var placeholderLocals = []string{
 	"yourmail", "name", "email",
 }
 
+// roleLocals are role and project mailboxes (lowercased, without . - _):
+// they reach a function, not a person.
+var roleLocals = []string{
+	"info", "contact", "hello", "hi", "support", "help", "helpdesk", "security", "secalert",
+	"abuse", "admin", "administrator", "webmaster", "hostmaster", "sales", "marketing", "press",
+	"media", "legal", "privacy", "compliance", "billing", "accounts", "jobs", "careers", "hr",
+	"team", "office", "feedback", "conduct", "codeofconduct", "opensource", "community",
+	"maintainers", "dev", "devs", "developers", "ops", "devops", "sysadmin", "root", "notifications",
+	"notification", "alerts", "bounce", "bounces", "mailer", "newsletter", "announce", "list",
+	"listserv", "majordomo", "owner", "bugs", "issues", "status",
+}
+
 // placeholderDomains are used in documentation and tests, never for mail.
 var placeholderDomains = []string{
 	"foo.com", "bar.com", "baz.com", "foo.bar", "foo.foo", "foobar.com", "test.com", "domain.com",
@@ -288,6 +309,14 @@ var placeholderDomains = []string{
 func skipDomain(d []byte) bool {
 	for _, s := range placeholderDomains {
 		if equalFold(d, s) {
+			return true
+		}
+	}
+	// Test-mail services and machine senders: fake SMTP inboxes, Amazon
+	// SES (its mailbox simulator and Message-IDs), Google Cloud service
+	// accounts.
+	for _, s := range []string{"ethereal.email", "mailinator.com", "mailtrap.io", "amazonses.com", "iam.gserviceaccount.com", "developer.gserviceaccount.com"} {
+		if equalFold(d, s) || hasSuffixFold(d, "."+s) {
 			return true
 		}
 	}
@@ -323,6 +352,11 @@ var emailSamples = samples{
 		"admin@mail.example.org and ops@example.net",
 		"user@host.test, user@foo.example, x@y.invalid, root@localhost, me@box.localhost",
 		"From: noreply@github.com",
+		"a@b.com, t@t.com, d@e.com",
+		"info@acme-corp.com security@project.org hello@startup.io conduct@community.dev support@vendor.co",
+		"<0100018f-aaaa@eu-west-1.amazonses.com> success@simulator.amazonses.com",
+		"deploy-bot@my-proj-123.iam.gserviceaccount.com",
+		"sent to ethereal: kaley.ziemann@ethereal.email",
 		"no-reply@accounts.google.com",
 		"do-not-reply@bank.com / donotreply@shop.com",
 		"MAILER-DAEMON@mx.corp.com postmaster@corp.com",
