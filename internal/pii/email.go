@@ -303,6 +303,8 @@ var placeholderDomains = []string{
 	"foo.com", "bar.com", "baz.com", "foo.bar", "foo.foo", "foobar.com", "test.com", "domain.com",
 	"yourdomain.com", "mydomain.com", "yourcompany.com", "company.com", "acme.com", "acme.org",
 	"xxx.com", "xyz.com", "yyy.zzz", "email.tld", "domain.tld", "host.tld",
+	// security tests' stock parties
+	"evil.com", "attacker.com", "target.com", "victim.com", "good.com", "bad.com", "malicious.com",
 }
 
 // skipDomain reports reserved, example, placeholder and relay domains.
@@ -353,6 +355,7 @@ var emailSamples = samples{
 		"user@host.test, user@foo.example, x@y.invalid, root@localhost, me@box.localhost",
 		"From: noreply@github.com",
 		"a@b.com, t@t.com, d@e.com",
+		"attacker@evil.com victim@target.com",
 		"info@acme-corp.com security@project.org hello@startup.io conduct@community.dev support@vendor.co",
 		"<0100018f-aaaa@eu-west-1.amazonses.com> success@simulator.amazonses.com",
 		"deploy-bot@my-proj-123.iam.gserviceaccount.com",
