@@ -83,6 +83,20 @@ func (r *Redactor) Copy(ctx context.Context, out io.Writer, in io.Reader) (err e
 		long    []byte
 		tooLong *LineTooLongError // the first line withheld
 	)
+	// withhold writes a placeholder (and the line's end) instead of a line
+	// too long to scan whole, after what came before it.
+	withhold := func(eol []byte) error {
+		if err := flush(); err != nil {
+			return err
+		}
+		r.stats.Lines++
+		if tooLong == nil {
+			tooLong = &LineTooLongError{Line: r.stats.Lines, Limit: MaxLineBytes}
+		}
+		fmt.Fprintf(bw, "[privscan: line %d withheld: longer than %d MiB]", r.stats.Lines, MaxLineBytes>>20)
+		_, err := bw.Write(eol)
+		return err
+	}
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -94,17 +108,8 @@ func (r *Redactor) Copy(ctx context.Context, out io.Writer, in io.Reader) (err e
 				continue
 			}
 			// A line too long to scan whole is withheld, never copied:
-			// flush what came before, write a placeholder instead of the
-			// line, skip to its end, and fail once the rest is copied.
+			// skip to its end, and fail once the rest is copied.
 			long = nil
-			if err := flush(); err != nil {
-				return err
-			}
-			r.stats.Lines++
-			if tooLong == nil {
-				tooLong = &LineTooLongError{Line: r.stats.Lines, Limit: MaxLineBytes}
-			}
-			fmt.Fprintf(bw, "[privscan: line %d withheld: longer than %d MiB]", r.stats.Lines, MaxLineBytes>>20)
 			var eol []byte
 			for {
 				chunk, rerr = br.ReadSlice('\n')
@@ -113,7 +118,9 @@ func (r *Redactor) Copy(ctx context.Context, out io.Writer, in io.Reader) (err e
 					break
 				}
 			}
-			bw.Write(eol)
+			if err := withhold(eol); err != nil {
+				return err
+			}
 			if rerr != nil {
 				if !errors.Is(rerr, io.EOF) {
 					return fmt.Errorf("reading input: %w", rerr)
@@ -135,15 +142,9 @@ func (r *Redactor) Copy(ctx context.Context, out io.Writer, in io.Reader) (err e
 		}
 		if text, eol := splitEOL(chunk); len(text) > MaxLineBytes {
 			// The whole line arrived but is over the cap: withheld too.
-			if err := flush(); err != nil {
+			if err := withhold(eol); err != nil {
 				return err
 			}
-			r.stats.Lines++
-			if tooLong == nil {
-				tooLong = &LineTooLongError{Line: r.stats.Lines, Limit: MaxLineBytes}
-			}
-			fmt.Fprintf(bw, "[privscan: line %d withheld: longer than %d MiB]", r.stats.Lines, MaxLineBytes>>20)
-			bw.Write(eol)
 		} else if len(chunk) > 0 {
 			r.stats.Lines++
 			frag.Lines = append(frag.Lines, Line{Number: r.stats.Lines, Text: text})

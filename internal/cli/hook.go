@@ -110,35 +110,24 @@ func runHook(ctx context.Context, env *Env, args []string) error {
 	}
 	secrets := &engine.Secrets{}
 	var blocked []blockedCommit
-	for i := range commits {
-		b, err := scanCommit(ctx, env, &commits[i], matcher, secrets, *failOn)
+	gate := func(what string, b *blockedCommit, err error) {
 		if err != nil {
-			hookNote(env, "not gating a git commit: %s", render.OneLine(err.Error()))
-			continue
-		}
-		if b != nil {
+			hookNote(env, "not gating %s: %s", what, render.OneLine(err.Error()))
+		} else if b != nil {
 			blocked = append(blocked, *b)
 		}
+	}
+	for i := range commits {
+		b, err := scanCommit(ctx, env, &commits[i], matcher, secrets, *failOn)
+		gate("a git commit", b, err)
 	}
 	for i := range cmds.Pushes {
 		b, err := scanPush(ctx, env, &cmds.Pushes[i], matcher, secrets, *failOn)
-		if err != nil {
-			hookNote(env, "not gating a git push: %s", render.OneLine(err.Error()))
-			continue
-		}
-		if b != nil {
-			blocked = append(blocked, *b)
-		}
+		gate("a git push", b, err)
 	}
 	for i := range cmds.GH {
 		b, err := scanGHText(ctx, env, &cmds.GH[i], matcher, secrets, *failOn)
-		if err != nil {
-			hookNote(env, "not gating a gh command: %s", render.OneLine(err.Error()))
-			continue
-		}
-		if b != nil {
-			blocked = append(blocked, *b)
-		}
+		gate("a gh command", b, err)
 	}
 	if len(blocked) == 0 {
 		return nil
