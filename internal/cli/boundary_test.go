@@ -248,3 +248,24 @@ func mcpText(t *testing.T, text string, redact bool) ([]position, string) {
 	}
 	return got, redacted
 }
+
+// TestBoundaryPropertyHook: the commit gate reports the value at its exact
+// line and column (the block message's path:line:col-end) wherever it sits.
+func TestBoundaryPropertyHook(t *testing.T) {
+	for _, c := range boundaryCases() {
+		if len(c.text) > 2<<20 {
+			continue // the big cases: the git path above covers them
+		}
+		t.Run(c.name, func(t *testing.T) {
+			r := newHookRepo(t)
+			text := strings.ReplaceAll(c.text, value, hookCanary)
+			r.write(t, "data.txt", text)
+			code, stderr := runHook(t, r.env, payload(r.dir, "Bash", "git add data.txt && git commit -m data"))
+			want := fmt.Sprintf("  data.txt:%d:%d-%d catalog/PER-001 ", c.line, c.col, c.col+len(hookCanary))
+			if code != 2 || !strings.Contains(stderr, want) {
+				t.Fatalf("exit %d, want %q in:\n%s", code, want, stderr)
+			}
+			assertNoCanary(t, stderr)
+		})
+	}
+}
