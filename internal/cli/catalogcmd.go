@@ -201,7 +201,15 @@ Claude Code: the privacy-scanner subagent uses catalog key "default" and
 context key "privacy-guide". Allow its tools without prompts by adding to
 ~/.claude/settings.json (or .claude/settings.json):
 
-  "permissions": { "allow": ["mcp__plugin_privscan_privscan__*"] }
+  "permissions": {
+    "allow": ["mcp__plugin_privscan_privscan__*"],
+    "deny": ["Read(~/.config/privscan/**)", "Bash(cat ~/.config/privscan/*)"]
+  }
+
+The plugin's hooks block a git commit, git push or gh pr/issue text that
+holds catalogued data before it runs, and report what a file edit or a Bash
+command just added. A privscan:allow marker or policy edit in the change
+itself never counts: commit a deliberate exception yourself, outside Claude.
 `)
 	}
 	return nil
