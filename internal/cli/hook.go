@@ -280,32 +280,10 @@ func scanCommit(ctx context.Context, env *Env, c *hook.Commit, m *catalog.Matche
 	// The policy is HEAD's: what the agent stages (or leaves in the
 	// working tree) is the change under review, and it must not relax the
 	// policy that judges it. With no commit yet, the defaults.
-	cfg, sup, err := engine.RepoFilesAt(repo, "HEAD", "")
-	if errors.Is(err, gitsrc.ErrRevNotFound) {
-		cfg, sup, err = &config.Repo{}, map[string]string{}, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("repository config: %w", err)
-	}
-	if failOn == "" {
-		failOn = cfg.FailOn
-	}
-	if failOn == "" {
-		failOn = "warning"
-	}
-	level, err := failLevel(failOn)
+	cfg, sup, err := headPolicy(repo)
 	if err != nil {
 		return nil, err
 	}
-	if level == 0 {
-		return nil, nil // fail-on never
-	}
-	opts, err := engine.Options(engine.Settings{Matcher: m, Repo: cfg, Suppressed: sup, Secrets: secrets})
-	if err != nil {
-		return nil, err
-	}
-	// Markers the commit adds never silence it.
-	opts.Markers = scanner.MarkersReview
 	src, err := commitSource(repo, c, dir)
 	if err != nil {
 		return nil, gitError(err)
@@ -313,14 +291,7 @@ func scanCommit(ctx context.Context, env *Env, c *hook.Commit, m *catalog.Matche
 	if msg := commitMessage(c, dir); msg != "" {
 		src = sources{src, &scanner.TextSource{R: strings.NewReader(msg), Kind: scanner.KindCommitMessage}}
 	}
-	g := &levelGate{level: level}
-	if _, err := scanner.Run(ctx, src, opts, g); err != nil {
-		return nil, scanError(err)
-	}
-	if g.total == 0 {
-		return nil, nil
-	}
-	return &blockedCommit{dir: dir, level: level, total: g.total, findings: g.hits}, nil
+	return gateScan(ctx, "git commit", dir, src, m, cfg, sup, secrets, failOn)
 }
 
 // commitSource is what c would record: the staged changes; with -a also
