@@ -244,3 +244,29 @@ func TestBasePolicyStillApplies(t *testing.T) {
 		}
 	})
 }
+
+// TestDetectorsOffByTheChange: a change that turns a built-in detector off
+// in its own .privscan.toml is still scanned with it, in every comparison
+// of two commits; the working tree's scan honours the edit.
+func TestDetectorsOffByTheChange(t *testing.T) {
+	for _, args := range [][]string{
+		{"diff", "main..pr", "--no-messages"}, {"diff", "main...pr", "--no-messages"}, {"history", "main..pr"},
+	} {
+		r := newPolicyRepo(t, nil)
+		r.commit(t, "contact", map[string]string{
+			"contact.txt":    "write to zelda.q@quartermaine-holdings.net\n",
+			".privscan.toml": "[detectors]\nemail = false\n",
+		})
+		code, rep := r.scan(t, args...)
+		found := false
+		for _, f := range rep.Findings {
+			found = found || (f.RuleID == "pii/email" && f.Path == "contact.txt" && f.Line == 1)
+		}
+		if code != 1 || !found || !rep.Summary.PolicyChanged {
+			t.Errorf("%v: exit %d, email found %v, policyChanged %v", args, code, found, rep.Summary.PolicyChanged)
+		}
+		if code, _ := r.scan(t, append(args, "--policy-from", "worktree")...); code != 0 {
+			t.Errorf("%v --policy-from worktree: exit %d, want 0", args, code)
+		}
+	}
+}
