@@ -98,6 +98,10 @@ func (s *apiServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "stream only", http.StatusBadRequest)
 		return
 	}
+	if !offers(req, "Bash") && offers(req, scanDiffTool) {
+		s.subagent(w, req)
+		return
+	}
 	if !offers(req, "Bash") {
 		// A side request (title, summary, classifier): answer briefly.
 		writeSSE(w, req.Model, "", nil, "end_turn", "ok")
@@ -210,4 +214,35 @@ func writeSSE(w http.ResponseWriter, model, id string, st *step, stop, text stri
 	if f, ok := w.(http.Flusher); ok {
 		f.Flush()
 	}
+}
+
+const scanDiffTool = "mcp__plugin_privscan_privscan__scan_diff"
+
+// subagent scripts the privacy-scanner: one scan_diff call, then a report
+// that is the tool's reply.
+func (s *apiServer) subagent(w http.ResponseWriter, req apiRequest) {
+	for _, m := range req.Messages {
+		var blocks []block
+		if m.Role != "user" || json.Unmarshal(m.Content, &blocks) != nil {
+			continue
+		}
+		for _, b := range blocks {
+			if b.Type == "tool_result" && b.ToolUseID == "toolu_sub_00" {
+				var text string
+				if json.Unmarshal(b.Content, &text) != nil {
+					var parts []struct {
+						Text string `json:"text"`
+					}
+					_ = json.Unmarshal(b.Content, &parts)
+					for _, p := range parts {
+						text += p.Text
+					}
+				}
+				writeSSE(w, req.Model, "", nil, "end_turn", "REPORT "+text)
+				return
+			}
+		}
+	}
+	writeSSE(w, req.Model, "toolu_sub_00", &step{tool: scanDiffTool, input: map[string]any{
+		"agent_id": "privacy-scanner", "catalog_key": "default"}}, "tool_use", "")
 }
