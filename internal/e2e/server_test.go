@@ -126,6 +126,9 @@ func (s *apiServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if done < len(s.script) {
 		st := s.script[done]
+		if !offers(req, st.tool) {
+			s.unknownShape(fmt.Sprintf("the main conversation no longer offers the tool %q", st.tool))
+		}
 		writeSSE(w, req.Model, fmt.Sprintf("toolu_e2e_%02d", done), &st, "tool_use", "")
 		return
 	}
