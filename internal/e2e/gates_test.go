@@ -97,7 +97,9 @@ func TestReadOfCatalogDenied(t *testing.T) {
 		"deny":  []string{"Read(~/.config/privscan/**)", "Bash(cat ~/.config/privscan/*)"},
 	}})
 	api := s.session(t, dir, []step{{tool: "Read", input: map[string]any{
-		"file_path": filepath.Join(s.configDir(), "privscan", "catalog.md")}}}, "--settings", string(settings))
+		"file_path": filepath.Join(s.configDir(), "privscan", "catalog.md")}}},
+		// Bypass mode approves everything else, so only the deny rule can refuse.
+		"--dangerously-skip-permissions", "--settings", string(settings))
 	results, _, _ := api.snapshot()
 	if !results[0].IsError {
 		t.Errorf("the Read of the catalog was not refused: %q", redactCanaries(results[0].Content))
