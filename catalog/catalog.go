@@ -13,55 +13,21 @@ package catalog
 
 import (
 	"fmt"
-	"strings"
+
+	"github.com/privscan/privscan/finding"
 )
 
-// Severity of a rule or finding. The zero value is invalid.
-type Severity uint8
+// Severity of a rule (see package finding).
+type Severity = finding.Severity
 
 const (
-	SeverityNote Severity = iota + 1
-	SeverityWarning
-	SeverityError
+	SeverityNote    = finding.SeverityNote
+	SeverityWarning = finding.SeverityWarning
+	SeverityError   = finding.SeverityError
 )
 
 // ParseSeverity parses "error", "warning" or "note".
-func ParseSeverity(s string) (Severity, bool) {
-	switch s {
-	case "error":
-		return SeverityError, true
-	case "warning":
-		return SeverityWarning, true
-	case "note":
-		return SeverityNote, true
-	}
-	return 0, false
-}
-
-func (s Severity) String() string {
-	switch s {
-	case SeverityError:
-		return "error"
-	case SeverityWarning:
-		return "warning"
-	case SeverityNote:
-		return "note"
-	}
-	return fmt.Sprintf("severity(%d)", uint8(s))
-}
-
-// MarshalText renders the severity as its name.
-func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
-
-// UnmarshalText parses a severity name.
-func (s *Severity) UnmarshalText(b []byte) error {
-	v, ok := ParseSeverity(strings.TrimSpace(string(b)))
-	if !ok {
-		return fmt.Errorf("unknown severity (want error, warning or note)")
-	}
-	*s = v
-	return nil
-}
+func ParseSeverity(s string) (Severity, bool) { return finding.ParseSeverity(s) }
 
 // MatchKind is a rule's `match` setting.
 type MatchKind uint8

@@ -4,16 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/finding"
 	privrender "github.com/privscan/privscan/internal/render"
-	"github.com/privscan/privscan/scanner"
-)
-
-// Finding sources (scanner.Match.Source).
-const (
-	sourceCatalog = "catalog"
-	sourcePII     = "pii"
-	sourceSecret  = "secret"
 )
 
 // maxTags is GitHub code scanning's hard limit on tags per rule.
@@ -24,11 +16,11 @@ const maxTags = 20
 // Critical ≥ 9.0, High 7.0–8.9, Medium 4.0–6.9, Low 0.1–3.9, and its default
 // pull-request check fails on High or higher, so error-level findings fail
 // the check and warnings and notes do not.
-func securitySeverity(s catalog.Severity) string {
+func securitySeverity(s finding.Severity) string {
 	switch s {
-	case catalog.SeverityError:
+	case finding.SeverityError:
 		return "8.0"
-	case catalog.SeverityWarning:
+	case finding.SeverityWarning:
 		return "5.0"
 	default:
 		return "2.0"
@@ -39,10 +31,10 @@ func securitySeverity(s catalog.Severity) string {
 // or "low") for a rule.
 func precision(source, ruleID string) string {
 	switch source {
-	case sourceCatalog, sourceSecret:
+	case finding.SourceCatalog, finding.SourceSecret:
 		return "high"
-	case sourcePII:
-		switch strings.TrimPrefix(ruleID, sourcePII+"/") {
+	case finding.SourcePII:
+		switch strings.TrimPrefix(ruleID, finding.SourcePII+"/") {
 		case "credit-card", "iban", "us-ssn": // checksum- or range-validated
 			return "high"
 		case "ip-address":
@@ -56,9 +48,9 @@ func precision(source, ruleID string) string {
 // "external/cwe/cwe-N" form code scanning understands.
 func cweTag(source string) string {
 	switch source {
-	case sourceSecret:
+	case finding.SourceSecret:
 		return "external/cwe/cwe-798" // use of hard-coded credentials
-	case sourceCatalog, sourcePII:
+	case finding.SourceCatalog, finding.SourcePII:
 		return "external/cwe/cwe-359" // exposure of private personal information
 	}
 	return ""
@@ -92,11 +84,11 @@ func shortName(source, ruleID string) string {
 // kindLabel names a finding source for people.
 func kindLabel(source string) string {
 	switch source {
-	case sourceCatalog:
+	case finding.SourceCatalog:
 		return "Catalog rule"
-	case sourcePII:
+	case finding.SourcePII:
 		return "PII detector"
-	case sourceSecret:
+	case finding.SourceSecret:
 		return "Secret rule"
 	}
 	return "Rule"
@@ -151,18 +143,18 @@ type ruleTexts struct {
 
 // describe builds a rule's value-free descriptions and remediation help
 // from the first finding of the rule.
-func describe(f *scanner.Finding) ruleTexts {
+func describe(f *finding.Finding) ruleTexts {
 	name := shortName(f.Source, f.RuleID)
 	label := kindLabel(f.Source)
 	desc := oneLine(f.Description)
 
 	var short string
 	switch f.Source {
-	case sourceCatalog:
+	case finding.SourceCatalog:
 		short = "Private catalog entry " + name
-	case sourcePII:
+	case finding.SourcePII:
 		short = "Personal data: " + name
-	case sourceSecret:
+	case finding.SourceSecret:
 		short = "Secret: " + name
 	default:
 		short = "privscan finding: " + name
@@ -173,11 +165,11 @@ func describe(f *scanner.Finding) ruleTexts {
 
 	var what string
 	switch f.Source {
-	case sourceCatalog:
+	case finding.SourceCatalog:
 		what = "Text matched an entry of the private privscan catalog"
-	case sourcePII:
+	case finding.SourcePII:
 		what = "Text matched a built-in detector for personal data"
-	case sourceSecret:
+	case finding.SourceSecret:
 		what = "Text matched a secret-detection rule (gitleaks rule set)"
 	default:
 		what = "Text matched a privscan rule"
@@ -218,7 +210,7 @@ type step struct{ text, markdown string }
 
 func remediation(source, ruleID string) []step {
 	var out []step
-	if source == sourceSecret {
+	if source == finding.SourceSecret {
 		out = append(out, step{
 			"Rotate the secret now: treat it as compromised once it has been pushed, even if the commit is later rewritten.",
 			"**Rotate the secret now**: treat it as compromised once it has been pushed, even if the commit is later rewritten.",

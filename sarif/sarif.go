@@ -13,9 +13,7 @@ import (
 	"strconv"
 
 	gosarif "github.com/owenrumney/go-sarif/v2/sarif"
-
-	"github.com/privscan/privscan/catalog"
-	"github.com/privscan/privscan/scanner"
+	"github.com/privscan/privscan/finding"
 )
 
 const (
@@ -57,18 +55,18 @@ type Options struct {
 	Warn func(msg string)
 }
 
-// Handler is a scanner.Handler that renders the findings stream as one
+// Handler is a finding.Handler that renders the findings stream as one
 // SARIF 2.1.0 log. It buffers findings and writes the log when Summary is
 // called. It is not safe for concurrent use.
 type Handler struct {
 	w        io.Writer
 	opts     Options
-	findings []scanner.Finding
+	findings []finding.Finding
 	done     bool
 	maxGzip  int // MaxUploadBytes; lowered by tests
 }
 
-var _ scanner.Handler = (*Handler)(nil)
+var _ finding.Handler = (*Handler)(nil)
 
 // NewHandler returns a Handler that writes to w. It writes nothing until
 // Summary; it never opens or truncates files itself (callers that write a
@@ -86,7 +84,7 @@ func NewHandler(w io.Writer, opts Options) *Handler {
 // Finding buffers f. It rejects findings that cannot be rendered as valid
 // SARIF; its errors name the finding's position in the stream, never its
 // content.
-func (h *Handler) Finding(f *scanner.Finding) error {
+func (h *Handler) Finding(f *finding.Finding) error {
 	if h.done {
 		return errors.New("sarif: finding after summary")
 	}
@@ -111,13 +109,13 @@ func (h *Handler) Finding(f *scanner.Finding) error {
 // gzip-compressed log would exceed MaxUploadBytes, it keeps the most severe
 // findings (ties in stream order), halving the count until the log fits,
 // records the truncation in the run's properties and calls Options.Warn.
-func (h *Handler) Summary(s *scanner.Summary) error {
+func (h *Handler) Summary(s *finding.Summary) error {
 	if h.done {
 		return errors.New("sarif: summary already written")
 	}
 	h.done = true
 	if s == nil {
-		s = &scanner.Summary{}
+		s = &finding.Summary{}
 	}
 	order := severityOrder(h.findings)
 	keep := min(len(order), h.opts.MaxResults)
@@ -149,7 +147,7 @@ func (h *Handler) Summary(s *scanner.Summary) error {
 
 // severityOrder returns finding indices, most severe first, ties in
 // stream order.
-func severityOrder(fs []scanner.Finding) []int {
+func severityOrder(fs []finding.Finding) []int {
 	idx := make([]int, len(fs))
 	for i := range idx {
 		idx[i] = i
@@ -160,7 +158,7 @@ func severityOrder(fs []scanner.Finding) []int {
 
 // render encodes the log for the findings at the given indices (reported
 // in stream order).
-func (h *Handler) render(sel []int, s *scanner.Summary) ([]byte, error) {
+func (h *Handler) render(sel []int, s *finding.Summary) ([]byte, error) {
 	kept := append([]int(nil), sel...)
 	sort.Ints(kept)
 
@@ -199,7 +197,7 @@ func (h *Handler) render(sel []int, s *scanner.Summary) ([]byte, error) {
 	// index uint(-1)), sorted by ID; then results with explicit indices.
 	type ruleAgg struct {
 		first int // index of the rule's first kept finding
-		sev   catalog.Severity
+		sev   finding.Severity
 	}
 	aggs := map[string]*ruleAgg{}
 	var ids []string
@@ -259,7 +257,7 @@ func (h *Handler) render(sel []int, s *scanner.Summary) ([]byte, error) {
 		if f.Commit != "" {
 			props["privscan/commit"] = f.Commit
 		}
-		if f.Suppressed == scanner.SuppressInlineAdded {
+		if f.Suppressed == finding.SuppressInlineAdded {
 			res.AddSuppression(underReview(f, loc))
 		}
 		res.AttachPropertyBag(&gosarif.PropertyBag{Properties: props})
@@ -282,7 +280,7 @@ func (h *Handler) render(sel []int, s *scanner.Summary) ([]byte, error) {
 // marker added by the change under review covers: in source, under review.
 // Every field is set (go-sarif would write nulls, which the schema
 // refuses); the GUID is derived from the keyed fingerprint.
-func underReview(f *scanner.Finding, loc *gosarif.Location) *gosarif.Suppression {
+func underReview(f *finding.Finding, loc *gosarif.Location) *gosarif.Suppression {
 	return gosarif.NewSuppression("inSource").
 		WithStatus("underReview").
 		WithLocation(loc).
@@ -302,7 +300,7 @@ func guidOf(s string) string {
 }
 
 // runProperties holds the value-free run summary.
-func runProperties(s *scanner.Summary, total, reported int) gosarif.Properties {
+func runProperties(s *finding.Summary, total, reported int) gosarif.Properties {
 	p := gosarif.Properties{
 		"privscan/truncated":          reported < total,
 		"privscan/totalFindings":      total,
@@ -329,13 +327,13 @@ func runProperties(s *scanner.Summary, total, reported int) gosarif.Properties {
 }
 
 // levelOf is the SARIF level of a severity, or "" if it has none.
-func levelOf(s catalog.Severity) string {
+func levelOf(s finding.Severity) string {
 	switch s {
-	case catalog.SeverityError:
+	case finding.SeverityError:
 		return "error"
-	case catalog.SeverityWarning:
+	case finding.SeverityWarning:
 		return "warning"
-	case catalog.SeverityNote:
+	case finding.SeverityNote:
 		return "note"
 	}
 	return ""
@@ -343,9 +341,9 @@ func levelOf(s catalog.Severity) string {
 
 // locationURI is the relative URI of a finding: its percent-encoded path,
 // or a pseudo-path under .git/privscan/ for commit messages and texts.
-func locationURI(f *scanner.Finding) string {
+func locationURI(f *finding.Finding) string {
 	switch {
-	case f.Kind == scanner.KindCommitMessage:
+	case f.Kind == finding.KindCommitMessage:
 		if f.Commit == "" {
 			return commitURINoID
 		}
@@ -358,13 +356,13 @@ func locationURI(f *scanner.Finding) string {
 
 // messageText names the rule, its category and the place, and says the
 // value is withheld. It never contains matched text.
-func messageText(f *scanner.Finding) string {
+func messageText(f *finding.Finding) string {
 	m := kindLabel(f.Source) + " " + shortName(f.Source, f.RuleID)
 	if f.Category != "" {
 		m += " (" + f.Category + ")"
 	}
 	switch {
-	case f.Kind == scanner.KindCommitMessage:
+	case f.Kind == finding.KindCommitMessage:
 		m += " matched in the message of commit " + shortCommit(f.Commit) + ", line " + strconv.Itoa(f.Line)
 	case f.Path == "":
 		m += " matched in the scanned text, line " + strconv.Itoa(f.Line)

@@ -15,10 +15,9 @@ import (
 
 	gosarif "github.com/owenrumney/go-sarif/v2/sarif"
 
-	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/internal/sarifcheck"
 	"github.com/privscan/privscan/internal/textpos"
-	"github.com/privscan/privscan/scanner"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -48,10 +47,10 @@ const (
 	fpA     = "9f86d081884c7d659a2feaa0c55ad015"
 )
 
-func catalogFinding(id, cat string, sev catalog.Severity, path string, line, col, end int) scanner.Finding {
-	return scanner.Finding{
+func catalogFinding(id, cat string, sev finding.Severity, path string, line, col, end int) finding.Finding {
+	return finding.Finding{
 		RuleID: "catalog/" + id, Source: "catalog", Category: cat, Severity: sev,
-		Kind: scanner.KindDiff, Path: path, Line: line,
+		Kind: finding.KindDiff, Path: path, Line: line,
 		Column: col, EndColumn: end, Column16: col, EndColumn16: end,
 		Fingerprint: fp(id, path, line), Description: "Customer and colleague names",
 	}
@@ -72,57 +71,57 @@ func fp(parts ...any) string {
 	return string(out)
 }
 
-func mixedFindings() []scanner.Finding {
-	return []scanner.Finding{
-		{RuleID: "secret/aws-access-token", Source: "secret", Category: "secret", Severity: catalog.SeverityError,
-			Kind: scanner.KindDiff, Path: "deploy/config.yaml", Line: 12, Column: 15, EndColumn: 35, Column16: 15, EndColumn16: 35,
+func mixedFindings() []finding.Finding {
+	return []finding.Finding{
+		{RuleID: "secret/aws-access-token", Source: "secret", Category: "secret", Severity: finding.SeverityError,
+			Kind: finding.KindDiff, Path: "deploy/config.yaml", Line: 12, Column: 15, EndColumn: 35, Column16: 15, EndColumn16: 35,
 			Fingerprint: fp("aws", 12), Description: "AWS access key ID"},
-		catalogFinding("PER-001", "person", catalog.SeverityError, "internal/users/fixtures.go", 42, 17, 25),
-		{RuleID: "pii/email", Source: "pii", Category: "contact", Severity: catalog.SeverityWarning,
-			Kind: scanner.KindFile, Path: "README.md", Line: 3, Column: 9, EndColumn: 30, Column16: 9, EndColumn16: 30,
+		catalogFinding("PER-001", "person", finding.SeverityError, "internal/users/fixtures.go", 42, 17, 25),
+		{RuleID: "pii/email", Source: "pii", Category: "contact", Severity: finding.SeverityWarning,
+			Kind: finding.KindFile, Path: "README.md", Line: 3, Column: 9, EndColumn: 30, Column16: 9, EndColumn16: 30,
 			Fingerprint: fp("email", 3), Description: "E-mail address"},
-		catalogFinding("PER-001", "person", catalog.SeverityError, "internal/users/fixtures.go", 43, 5, 13),
-		{RuleID: "pii/ip-address", Source: "pii", Category: "network", Severity: catalog.SeverityNote,
-			Kind: scanner.KindDiff, Path: "docs/net.md", Line: 7, Column: 1, EndColumn: 12, Column16: 1, EndColumn16: 12,
+		catalogFinding("PER-001", "person", finding.SeverityError, "internal/users/fixtures.go", 43, 5, 13),
+		{RuleID: "pii/ip-address", Source: "pii", Category: "network", Severity: finding.SeverityNote,
+			Kind: finding.KindDiff, Path: "docs/net.md", Line: 7, Column: 1, EndColumn: 12, Column16: 1, EndColumn16: 12,
 			Fingerprint: fp("ip", 7), Description: "IPv4 or IPv6 address"},
-		{RuleID: "pii/credit-card", Source: "pii", Category: "financial", Severity: catalog.SeverityError,
-			Kind: scanner.KindDiff, Path: "testdata/orders.csv", Line: 2, Column: 20, EndColumn: 39, Column16: 20, EndColumn16: 39,
+		{RuleID: "pii/credit-card", Source: "pii", Category: "financial", Severity: finding.SeverityError,
+			Kind: finding.KindDiff, Path: "testdata/orders.csv", Line: 2, Column: 20, EndColumn: 39, Column16: 20, EndColumn16: 39,
 			Fingerprint: fp("cc", 2), Description: "Payment card number (Luhn-valid)"},
 	}
 }
 
-func messageFindings() []scanner.Finding {
-	return []scanner.Finding{
-		{RuleID: "catalog/PROJ-ZEPHYR", Source: "catalog", Category: "codename", Severity: catalog.SeverityError,
-			Kind: scanner.KindCommitMessage, Commit: commitA, Line: 1, Column: 8, EndColumn: 14, Column16: 8, EndColumn16: 14,
+func messageFindings() []finding.Finding {
+	return []finding.Finding{
+		{RuleID: "catalog/PROJ-ZEPHYR", Source: "catalog", Category: "codename", Severity: finding.SeverityError,
+			Kind: finding.KindCommitMessage, Commit: commitA, Line: 1, Column: 8, EndColumn: 14, Column16: 8, EndColumn16: 14,
 			Fingerprint: fp("zephyr", commitA), Description: "Unreleased project codenames"},
-		{RuleID: "pii/phone", Source: "pii", Category: "contact", Severity: catalog.SeverityWarning,
-			Kind: scanner.KindText, Line: 4, Column: 3, EndColumn: 15, Column16: 3, EndColumn16: 15,
+		{RuleID: "pii/phone", Source: "pii", Category: "contact", Severity: finding.SeverityWarning,
+			Kind: finding.KindText, Line: 4, Column: 3, EndColumn: 15, Column16: 3, EndColumn16: 15,
 			Fingerprint: fp("phone", 4), Description: "Phone number"},
 	}
 }
 
 // unicodeFindings has a path with a space and non-ASCII letters and a
 // match after an emoji (two UTF-16 code units, one code point).
-func unicodeFindings(t testing.TB) []scanner.Finding {
+func unicodeFindings(t testing.TB) []finding.Finding {
 	line := []byte("// 👋 Grüße an Jürgen Müller")
 	start := bytes.Index(line, []byte("Jürgen"))
 	span := textpos.Columns(line, start, start+len("Jürgen Müller"))
 	if span.Column16 != span.Column+1 {
 		t.Fatalf("test setup: emoji should add one UTF-16 unit: %+v", span)
 	}
-	return []scanner.Finding{{
-		RuleID: "catalog/PER-002", Source: "catalog", Category: "person", Severity: catalog.SeverityError,
-		Kind: scanner.KindDiff, Path: "docs/Über uns/team notes.md", Line: 9,
+	return []finding.Finding{{
+		RuleID: "catalog/PER-002", Source: "catalog", Category: "person", Severity: finding.SeverityError,
+		Kind: finding.KindDiff, Path: "docs/Über uns/team notes.md", Line: 9,
 		Column: span.Column, EndColumn: span.EndColumn, Column16: span.Column16, EndColumn16: span.EndColumn16,
 		Fingerprint: fp("per2", 9), Description: "Colleague names",
 	}}
 }
 
-func truncationFindings() []scanner.Finding {
-	sevs := []catalog.Severity{catalog.SeverityNote, catalog.SeverityWarning, catalog.SeverityError,
-		catalog.SeverityNote, catalog.SeverityError, catalog.SeverityWarning, catalog.SeverityError}
-	var fs []scanner.Finding
+func truncationFindings() []finding.Finding {
+	sevs := []finding.Severity{finding.SeverityNote, finding.SeverityWarning, finding.SeverityError,
+		finding.SeverityNote, finding.SeverityError, finding.SeverityWarning, finding.SeverityError}
+	var fs []finding.Finding
 	for i, s := range sevs {
 		f := catalogFinding("SEV-"+s.String(), "test", s, "src/app.go", i+1, 1, 5)
 		fs = append(fs, f)
@@ -130,15 +129,15 @@ func truncationFindings() []scanner.Finding {
 	return fs
 }
 
-func summaryFor(fs []scanner.Finding) *scanner.Summary {
-	return &scanner.Summary{
+func summaryFor(fs []finding.Finding) *finding.Summary {
+	return &finding.Summary{
 		Findings: len(fs), Suppressed: 2, FilesScanned: 4, LinesScanned: 120, CommitsScanned: 1,
-		Skipped:      map[scanner.Skip]int{scanner.SkipBinary: 1},
+		Skipped:      map[finding.Skip]int{finding.SkipBinary: 1},
 		SuppressedBy: map[string]int{"inline": 1, "ignore-file": 1},
 	}
 }
 
-func render(t testing.TB, opts Options, fs []scanner.Finding, s *scanner.Summary) []byte {
+func render(t testing.TB, opts Options, fs []finding.Finding, s *finding.Summary) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	h := NewHandler(&buf, opts)
@@ -224,27 +223,27 @@ func decode(t testing.TB, doc []byte) sarifLog {
 type goldenCase struct {
 	name     string
 	opts     Options
-	findings func(testing.TB) []scanner.Finding
+	findings func(testing.TB) []finding.Finding
 	policy   bool // the change edits its policy
 }
 
 // underReviewFindings: one finding that only a marker added by the change
 // suppresses, beside an ordinary one.
-func underReviewFindings() []scanner.Finding {
+func underReviewFindings() []finding.Finding {
 	fs := mixedFindings()[:2]
-	fs[1].Suppressed = scanner.SuppressInlineAdded
+	fs[1].Suppressed = finding.SuppressInlineAdded
 	return fs
 }
 
 func goldenCases() []goldenCase {
 	base := Options{ToolVersion: "v1.2.3"}
 	return []goldenCase{
-		{"empty", base, func(testing.TB) []scanner.Finding { return nil }, false},
-		{"mixed", Options{ToolVersion: "1.2.3-rc.1", Category: "privscan"}, func(testing.TB) []scanner.Finding { return mixedFindings() }, false},
-		{"commit-message", base, func(testing.TB) []scanner.Finding { return messageFindings() }, false},
+		{"empty", base, func(testing.TB) []finding.Finding { return nil }, false},
+		{"mixed", Options{ToolVersion: "1.2.3-rc.1", Category: "privscan"}, func(testing.TB) []finding.Finding { return mixedFindings() }, false},
+		{"commit-message", base, func(testing.TB) []finding.Finding { return messageFindings() }, false},
 		{"unicode", base, unicodeFindings, false},
-		{"truncated", Options{ToolVersion: "dev", Category: "privacy/", MaxResults: 4}, func(testing.TB) []scanner.Finding { return truncationFindings() }, false},
-		{"under-review", base, func(testing.TB) []scanner.Finding { return underReviewFindings() }, true},
+		{"truncated", Options{ToolVersion: "dev", Category: "privacy/", MaxResults: 4}, func(testing.TB) []finding.Finding { return truncationFindings() }, false},
+		{"under-review", base, func(testing.TB) []finding.Finding { return underReviewFindings() }, true},
 	}
 }
 
@@ -390,10 +389,10 @@ func TestMixed(t *testing.T) {
 // TestRuleIndexStreamOrder covers go-sarif's ruleIndex trap: the first
 // finding's rule sorts last.
 func TestRuleIndexStreamOrder(t *testing.T) {
-	fs := []scanner.Finding{
-		catalogFinding("ZZZ", "z", catalog.SeverityError, "a.go", 1, 1, 2),
-		catalogFinding("AAA", "a", catalog.SeverityError, "a.go", 2, 1, 2),
-		catalogFinding("ZZZ", "z", catalog.SeverityError, "a.go", 3, 1, 2),
+	fs := []finding.Finding{
+		catalogFinding("ZZZ", "z", finding.SeverityError, "a.go", 1, 1, 2),
+		catalogFinding("AAA", "a", finding.SeverityError, "a.go", 2, 1, 2),
+		catalogFinding("ZZZ", "z", finding.SeverityError, "a.go", 3, 1, 2),
 	}
 	doc := render(t, Options{}, fs, nil)
 	validate(t, doc)
@@ -409,8 +408,8 @@ func TestRuleIndexStreamOrder(t *testing.T) {
 
 func TestMessages(t *testing.T) {
 	fs := messageFindings()
-	fs = append(fs, scanner.Finding{RuleID: "pii/email", Source: "pii", Category: "contact", Severity: catalog.SeverityWarning,
-		Kind: scanner.KindText, Path: "pr-body.md", Line: 2, Column16: 1, EndColumn16: 5, Fingerprint: "x"})
+	fs = append(fs, finding.Finding{RuleID: "pii/email", Source: "pii", Category: "contact", Severity: finding.SeverityWarning,
+		Kind: finding.KindText, Path: "pr-body.md", Line: 2, Column16: 1, EndColumn16: 5, Fingerprint: "x"})
 	doc := render(t, Options{}, fs, nil)
 	validate(t, doc)
 	l := decode(t, doc)
@@ -497,9 +496,9 @@ func TestDefaultLimitTruncates(t *testing.T) {
 		t.Skip("large single-goroutine output; skipped with -short and -race")
 	}
 	n := DefaultMaxResults + 10
-	fs := make([]scanner.Finding, n)
+	fs := make([]finding.Finding, n)
 	for i := range fs {
-		fs[i] = catalogFinding("BULK", "bulk", catalog.SeverityWarning, "gen/data.txt", i+1, 1, 4)
+		fs[i] = catalogFinding("BULK", "bulk", finding.SeverityWarning, "gen/data.txt", i+1, 1, 4)
 		fs[i].Fingerprint = fp(i)
 	}
 	warned := false
@@ -515,9 +514,9 @@ func TestDefaultLimitTruncates(t *testing.T) {
 // TestGzipLimit lowers the compressed-size limit so that the results must
 // be halved, and checks the halving is deterministic and sufficient.
 func TestGzipLimit(t *testing.T) {
-	fs := make([]scanner.Finding, 256)
+	fs := make([]finding.Finding, 256)
 	for i := range fs {
-		fs[i] = catalogFinding("BULK", "bulk", catalog.SeverityWarning, "gen/"+fp(i, "p")+".txt", i+1, 1, 4)
+		fs[i] = catalogFinding("BULK", "bulk", finding.SeverityWarning, "gen/"+fp(i, "p")+".txt", i+1, 1, 4)
 		fs[i].Fingerprint = fp(i, "f")
 	}
 	run := func(limit int) ([]byte, []string) {
@@ -574,16 +573,16 @@ func gz(t *testing.T, b []byte) int {
 }
 
 func TestFindingErrors(t *testing.T) {
-	good := catalogFinding("PER-001", "person", catalog.SeverityError, "a.go", 1, 1, 2)
+	good := catalogFinding("PER-001", "person", finding.SeverityError, "a.go", 1, 1, 2)
 	cases := []struct {
 		name string
-		mut  func(*scanner.Finding)
+		mut  func(*finding.Finding)
 	}{
-		{"no rule", func(f *scanner.Finding) { f.RuleID = "" }},
-		{"zero severity", func(f *scanner.Finding) { f.Severity = 0 }},
-		{"unknown severity", func(f *scanner.Finding) { f.Severity = 9 }},
-		{"line 0", func(f *scanner.Finding) { f.Line = 0 }},
-		{"no fingerprint", func(f *scanner.Finding) { f.Fingerprint = "" }},
+		{"no rule", func(f *finding.Finding) { f.RuleID = "" }},
+		{"zero severity", func(f *finding.Finding) { f.Severity = 0 }},
+		{"unknown severity", func(f *finding.Finding) { f.Severity = 9 }},
+		{"line 0", func(f *finding.Finding) { f.Line = 0 }},
+		{"no fingerprint", func(f *finding.Finding) { f.Fingerprint = "" }},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -612,7 +611,7 @@ func TestFindingErrors(t *testing.T) {
 
 // TestFindingCopied: the handler must not alias the caller's finding.
 func TestFindingCopied(t *testing.T) {
-	f := catalogFinding("PER-001", "person", catalog.SeverityError, "a.go", 1, 1, 2)
+	f := catalogFinding("PER-001", "person", finding.SeverityError, "a.go", 1, 1, 2)
 	var buf bytes.Buffer
 	h := NewHandler(&buf, Options{})
 	if err := h.Finding(&f); err != nil {

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/finding"
 )
 
 // CatalogDetector runs a compiled catalog on every line of a fragment.
@@ -24,7 +25,7 @@ func NewCatalogDetector(m *catalog.Matcher) *CatalogDetector {
 }
 
 // Name implements Detector.
-func (d *CatalogDetector) Name() string { return "catalog" }
+func (d *CatalogDetector) Name() string { return finding.SourceCatalog }
 
 // Detect implements Detector.
 func (d *CatalogDetector) Detect(f *Fragment, emit func(Match)) {
@@ -38,7 +39,7 @@ func (d *CatalogDetector) Detect(f *Fragment, emit func(Match)) {
 			r := &d.rules[m.Rule]
 			emit(Match{
 				Line: i, Start: m.Start, End: m.End,
-				RuleID: d.ids[m.Rule], Source: "catalog", Category: r.Category,
+				RuleID: d.ids[m.Rule], Source: finding.SourceCatalog, Category: r.Category,
 				Severity: r.Severity, Description: r.Description,
 			})
 		}

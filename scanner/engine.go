@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/internal/textpos"
 )
 
@@ -63,12 +64,12 @@ const (
 const AllowMarker = "privscan:allow"
 
 // SuppressInline is the source name counted for privscan:allow comments.
-const SuppressInline = "inline"
+const SuppressInline = finding.SuppressInline
 
 // SuppressInlineAdded is the source name of findings covered by a marker
 // the change itself adds (under MarkersReview): counted as suppressed and
 // still reported, with Finding.Suppressed set.
-const SuppressInlineAdded = "inline-added"
+const SuppressInlineAdded = finding.SuppressInlineAdded
 
 // ErrDetectorPanic is returned (wrapped) when a detector panics. The panic
 // value is dropped: it could carry the text being scanned.

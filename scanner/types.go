@@ -3,28 +3,30 @@ package scanner
 import (
 	"context"
 
-	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/finding"
 )
 
-// Kind says where a fragment of text came from.
-type Kind string
-
-const (
-	KindDiff          Kind = "diff"           // added lines of a diff
-	KindFile          Kind = "file"           // a whole working-tree file
-	KindCommitMessage Kind = "commit-message" // a commit's message
-	KindText          Kind = "text"           // free text (stdin, a PR body)
+// The stream's types live in package finding; these names remain for the
+// scanner's callers.
+type (
+	Kind    = finding.Kind
+	Skip    = finding.Skip
+	Finding = finding.Finding
+	Summary = finding.Summary
+	Handler = finding.Handler
 )
 
-// Skip says why a fragment carries no lines.
-type Skip string
-
 const (
-	SkipNone      Skip = ""
-	SkipBinary    Skip = "binary"
-	SkipLFS       Skip = "lfs"
-	SkipSubmodule Skip = "submodule"
-	SkipExcluded  Skip = "excluded"
+	KindDiff          = finding.KindDiff
+	KindFile          = finding.KindFile
+	KindCommitMessage = finding.KindCommitMessage
+	KindText          = finding.KindText
+
+	SkipNone      = finding.SkipNone
+	SkipBinary    = finding.SkipBinary
+	SkipLFS       = finding.SkipLFS
+	SkipSubmodule = finding.SkipSubmodule
+	SkipExcluded  = finding.SkipExcluded
 )
 
 // Line is one line of scanned text. Text excludes the line terminator
@@ -65,9 +67,9 @@ type Match struct {
 	Line        int // index into Fragment.Lines
 	Start, End  int // byte offsets into that line's Text, End exclusive
 	RuleID      string
-	Source      string // "catalog", "pii" or "secret"
+	Source      finding.Source
 	Category    string
-	Severity    catalog.Severity
+	Severity    finding.Severity
 	Description string // value-free rule description
 }
 
@@ -76,62 +78,4 @@ type Match struct {
 type Detector interface {
 	Name() string
 	Detect(f *Fragment, emit func(Match))
-}
-
-// Finding is one reported match. It holds no matched text.
-type Finding struct {
-	RuleID      string           `json:"ruleId"`
-	Source      string           `json:"source"`
-	Category    string           `json:"category"`
-	Severity    catalog.Severity `json:"severity"`
-	Kind        Kind             `json:"kind"`
-	Path        string           `json:"path"`
-	Commit      string           `json:"commit"`
-	Line        int              `json:"line"`
-	Column      int              `json:"column"`    // code points, 1-based
-	EndColumn   int              `json:"endColumn"` // code points, exclusive
-	Fingerprint string           `json:"fingerprint"`
-	// Suppressed is set on a finding that is reported although suppressed:
-	// SuppressInlineAdded when a privscan:allow marker that the change
-	// itself adds covers it (under review: see Options.Markers).
-	Suppressed string `json:"suppressed,omitempty"`
-
-	// Not part of the JSON contract.
-	Description string `json:"-"` // value-free rule description
-	Column16    int    `json:"-"` // UTF-16 code units, 1-based (SARIF)
-	EndColumn16 int    `json:"-"` // UTF-16 code units, exclusive
-}
-
-// Summary counts what a run saw.
-type Summary struct {
-	Findings       int            `json:"findings"`
-	Suppressed     int            `json:"suppressed"`
-	FilesScanned   int            `json:"filesScanned"`
-	LinesScanned   int            `json:"linesScanned"`
-	CommitsScanned int            `json:"commitsScanned,omitempty"`
-	Skipped        map[Skip]int   `json:"skipped,omitempty"`
-	SuppressedBy   map[string]int `json:"suppressedBy,omitempty"` // "inline", "inline-added", "ignore-file", "baseline"
-	// PolicyChanged is set when the change under review edits the
-	// repository's policy files (.privscan.toml, .privscanignore, a
-	// catalog kept in the repository): the policy of the trusted side
-	// judged it, and the new policy applies once merged.
-	PolicyChanged bool           `json:"policyChanged,omitempty"`
-	BySeverity    map[string]int `json:"-"`
-}
-
-// Fails reports whether f counts towards a fail-on level: it is at or
-// above level (0: never), and either not suppressed or suppressed only by
-// a marker the change adds while such markers are not allowed.
-func (f *Finding) Fails(level catalog.Severity, allowNewMarkers bool) bool {
-	if level == 0 || f.Severity < level {
-		return false
-	}
-	return f.Suppressed == "" || (f.Suppressed == SuppressInlineAdded && !allowNewMarkers)
-}
-
-// Handler receives the findings stream. Finding is called in the stream's
-// deterministic order; Summary is called once at the end of a successful run.
-type Handler interface {
-	Finding(*Finding) error
-	Summary(*Summary) error
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/privscan/privscan/broker"
 	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/internal/config"
 	"github.com/privscan/privscan/internal/engine"
 	"github.com/privscan/privscan/internal/gitsrc"
@@ -135,7 +136,7 @@ func scan(ctx context.Context, cfg Config, in Inputs, matcher *catalog.Matcher, 
 	srcs := multiSource{src}
 	scanned := p.desc + ", with its commit messages"
 	if p.pr != nil && in.ScanPRText {
-		srcs = append(srcs, &scanner.TextSource{R: strings.NewReader(prText(p.pr)), Kind: scanner.KindText})
+		srcs = append(srcs, &scanner.TextSource{R: strings.NewReader(prText(p.pr)), Kind: finding.KindText})
 		scanned += " and the pull request's title and body"
 	}
 
@@ -150,9 +151,9 @@ func scan(ctx context.Context, cfg Config, in Inputs, matcher *catalog.Matcher, 
 		return nil, &Error{err: fmt.Errorf("repository config: %w", err), hint: "fix or remove the file; see `privscan help` for its format"}
 	}
 	failOn := or(in.FailOn, repoCfg.FailOn, "warning")
-	level := catalog.Severity(0)
+	level := finding.Severity(0)
 	if failOn != "never" {
-		level, _ = catalog.ParseSeverity(failOn)
+		level, _ = finding.ParseSeverity(failOn)
 	}
 	opts, err := engine.Options(engine.Settings{Matcher: matcher, Repo: repoCfg, Suppressed: suppressed, Secrets: cfg.Secrets})
 	if err != nil {
@@ -185,7 +186,7 @@ func scan(ctx context.Context, cfg Config, in Inputs, matcher *catalog.Matcher, 
 	var md bytes.Buffer
 	mr := render.NewMarkdown(&md)
 	mr.MaxBytes = MaxSummaryBytes - 16<<10
-	hs := []scanner.Handler{
+	hs := []finding.Handler{
 		sarif.NewHandler(sf, sarif.Options{
 			ToolVersion: cfg.ToolVersion,
 			Category:    in.Category,
@@ -312,13 +313,13 @@ func fork(event string, ev *Event) bool {
 // tee hands every finding to several handlers and records whether one
 // reached the fail-on level.
 type tee struct {
-	hs              []scanner.Handler
-	level           catalog.Severity // 0: never
+	hs              []finding.Handler
+	level           finding.Severity // 0: never
 	allowNewMarkers bool
 	hit             bool
 }
 
-func (t *tee) Finding(f *scanner.Finding) error {
+func (t *tee) Finding(f *finding.Finding) error {
 	if f.Fails(t.level, t.allowNewMarkers) {
 		t.hit = true
 	}
@@ -330,7 +331,7 @@ func (t *tee) Finding(f *scanner.Finding) error {
 	return nil
 }
 
-func (t *tee) Summary(s *scanner.Summary) error {
+func (t *tee) Summary(s *finding.Summary) error {
 	for _, h := range t.hs {
 		if err := h.Summary(s); err != nil {
 			return err

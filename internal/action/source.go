@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/scanner"
 )
 
@@ -27,7 +28,7 @@ type dropMessage struct {
 
 func (d *dropMessage) Fragments(ctx context.Context, yield func(*scanner.Fragment) error) error {
 	return d.src.Fragments(ctx, func(f *scanner.Fragment) error {
-		if f.Kind == scanner.KindCommitMessage && strings.EqualFold(f.Commit, d.commit) {
+		if f.Kind == finding.KindCommitMessage && strings.EqualFold(f.Commit, d.commit) {
 			return nil
 		}
 		return yield(f)

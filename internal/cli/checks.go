@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/internal/config"
 	"github.com/privscan/privscan/internal/gitsrc"
 	"github.com/privscan/privscan/internal/pii"
@@ -232,12 +233,12 @@ func (pf *pathFilters) warn(ctx context.Context) {
 
 // warnAtSummary prints the path filter warnings after the report's summary.
 type warnAtSummary struct {
-	scanner.Handler
+	finding.Handler
 	ctx context.Context
 	pf  *pathFilters
 }
 
-func (w *warnAtSummary) Summary(s *scanner.Summary) error {
+func (w *warnAtSummary) Summary(s *finding.Summary) error {
 	err := w.Handler.Summary(s)
 	w.pf.warn(w.ctx)
 	return err

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/internal/config"
 	"github.com/privscan/privscan/internal/engine"
 	"github.com/privscan/privscan/internal/gitsrc"
@@ -195,7 +196,7 @@ func scanGHText(ctx context.Context, env *Env, t *hook.GHText, m *catalog.Matche
 			text += "\n" + string(b)
 		}
 	}
-	src := &scanner.TextSource{R: strings.NewReader(text), Kind: scanner.KindText}
+	src := &scanner.TextSource{R: strings.NewReader(text), Kind: finding.KindText}
 	return gateScan(ctx, "gh", absPath(env, t.Dir), src, m, &config.Repo{}, map[string]string{}, secrets, failOn)
 }
 
@@ -237,19 +238,19 @@ func hookNote(env *Env, format string, args ...any) {
 type blockedCommit struct {
 	what     string // "git commit" (""), "git push", "gh"
 	dir      string
-	level    catalog.Severity
+	level    finding.Severity
 	total    int
-	findings []scanner.Finding
+	findings []finding.Finding
 }
 
 // levelGate collects the findings at or above a level.
 type levelGate struct {
-	level catalog.Severity
-	hits  []scanner.Finding
+	level finding.Severity
+	hits  []finding.Finding
 	total int
 }
 
-func (g *levelGate) Finding(f *scanner.Finding) error {
+func (g *levelGate) Finding(f *finding.Finding) error {
 	if f.Severity >= g.level {
 		g.total++
 		if len(g.hits) < maxListed {
@@ -259,7 +260,7 @@ func (g *levelGate) Finding(f *scanner.Finding) error {
 	return nil
 }
 
-func (g *levelGate) Summary(*scanner.Summary) error { return nil }
+func (g *levelGate) Summary(*finding.Summary) error { return nil }
 
 // scanCommit scans what c would commit. It returns nil when nothing at or
 // above the level was found; an error when the commit cannot be scanned
@@ -289,7 +290,7 @@ func scanCommit(ctx context.Context, env *Env, c *hook.Commit, m *catalog.Matche
 		return nil, gitError(err)
 	}
 	if msg := commitMessage(c, dir); msg != "" {
-		src = sources{src, &scanner.TextSource{R: strings.NewReader(msg), Kind: scanner.KindCommitMessage}}
+		src = sources{src, &scanner.TextSource{R: strings.NewReader(msg), Kind: finding.KindCommitMessage}}
 	}
 	return gateScan(ctx, "git commit", dir, src, m, cfg, sup, secrets, failOn)
 }
@@ -461,11 +462,11 @@ func reportBlocked(env *Env, blocked []blockedCommit) error {
 			f := &b.findings[i]
 			loc := f.Path
 			switch {
-			case f.Kind == scanner.KindCommitMessage && f.Commit != "":
+			case f.Kind == finding.KindCommitMessage && f.Commit != "":
 				loc = "commit " + f.Commit[:min(12, len(f.Commit))] + " message"
-			case f.Kind == scanner.KindCommitMessage:
+			case f.Kind == finding.KindCommitMessage:
 				loc = "commit message"
-			case f.Kind == scanner.KindText:
+			case f.Kind == finding.KindText:
 				loc = "title and body"
 			case f.Commit != "":
 				loc = f.Path + " in commit " + f.Commit[:min(12, len(f.Commit))]
@@ -474,7 +475,7 @@ func reportBlocked(env *Env, blocked []blockedCommit) error {
 			if f.Description != "" {
 				fmt.Fprintf(w, ": %s", render.OneLine(f.Description))
 			}
-			if f.Suppressed == scanner.SuppressInlineAdded {
+			if f.Suppressed == finding.SuppressInlineAdded {
 				fmt.Fprint(w, " [a privscan:allow marker this change adds does not count]")
 			}
 			fmt.Fprintln(w)

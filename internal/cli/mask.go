@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/privscan/privscan/broker"
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/internal/pii"
 	"github.com/privscan/privscan/internal/secrets"
 	"github.com/privscan/privscan/scanner"
@@ -33,7 +34,7 @@ type masker struct {
 }
 
 type maskEntry struct {
-	kind         scanner.Kind
+	kind         finding.Kind
 	path, commit string
 	lines        map[int]scanner.MaskedLine
 }
@@ -69,7 +70,7 @@ func newMasker(env *Env, key string) (*masker, error) {
 func (m *masker) wrap(src scanner.Source) scanner.Source {
 	return sourceFunc(func(ctx context.Context, yield func(*scanner.Fragment) error) error {
 		return src.Fragments(ctx, func(f *scanner.Fragment) error {
-			if f.Skipped == scanner.SkipNone && len(f.Lines) > 0 {
+			if f.Skipped == finding.SkipNone && len(f.Lines) > 0 {
 				lines, err := m.r.Mask(f)
 				if err != nil {
 					return err
@@ -94,7 +95,7 @@ func (m *masker) wrap(src scanner.Source) scanner.Source {
 
 // context returns the masked line of f. Findings arrive in source order,
 // so the entries before the one that holds f are done with.
-func (m *masker) context(f *scanner.Finding) (string, bool) {
+func (m *masker) context(f *finding.Finding) (string, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for i, e := range m.entries {

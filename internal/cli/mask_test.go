@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/scanner"
 )
 
@@ -38,19 +39,19 @@ func TestWindow(t *testing.T) {
 func TestMaskerContext(t *testing.T) {
 	m := &masker{}
 	for _, p := range []string{"a", "b", "b", "c"} {
-		e := maskEntry{kind: scanner.KindFile, path: p, lines: map[int]scanner.MaskedLine{}}
+		e := maskEntry{kind: finding.KindFile, path: p, lines: map[int]scanner.MaskedLine{}}
 		e.lines[len(m.entries)+1] = scanner.MaskedLine{Text: p + "-[person:1]", Marks: []scanner.Mark{{Column: 3, Start: 2}}}
 		m.entries = append(m.entries, e)
 	}
-	if _, ok := m.context(&scanner.Finding{Kind: scanner.KindFile, Path: "zz", Line: 1}); ok || len(m.entries) != 4 {
+	if _, ok := m.context(&finding.Finding{Kind: finding.KindFile, Path: "zz", Line: 1}); ok || len(m.entries) != 4 {
 		t.Fatalf("an unknown finding got context or dropped entries (%d left)", len(m.entries))
 	}
 	// "b" is split in two fragments (lines 2 and 3): the second one's line.
-	got, ok := m.context(&scanner.Finding{Kind: scanner.KindFile, Path: "b", Line: 3, Column: 3})
+	got, ok := m.context(&finding.Finding{Kind: finding.KindFile, Path: "b", Line: 3, Column: 3})
 	if !ok || got != "b-[person:1]" || len(m.entries) != 2 {
 		t.Fatalf("context = %q, %v; %d entries left, want 2", got, ok, len(m.entries))
 	}
-	if _, ok := m.context(&scanner.Finding{Kind: scanner.KindFile, Path: "a", Line: 1}); ok {
+	if _, ok := m.context(&finding.Finding{Kind: finding.KindFile, Path: "a", Line: 1}); ok {
 		t.Error("an entry before the last finding's was still there")
 	}
 }

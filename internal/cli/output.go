@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/internal/gitsrc"
 	"github.com/privscan/privscan/internal/progress"
 	"github.com/privscan/privscan/internal/render"
@@ -18,7 +19,7 @@ import (
 // the summary line on stderr when the report goes to a file, and the
 // progress bar. It returns the handler and source to run, and a function
 // to call when the run is over.
-func present(ctx context.Context, env *Env, cmd string, f *scanFlags, h scanner.Handler, src scanner.Source) (scanner.Handler, scanner.Source, func()) {
+func present(ctx context.Context, env *Env, cmd string, f *scanFlags, h finding.Handler, src scanner.Source) (finding.Handler, scanner.Source, func()) {
 	var closers []func()
 	finish := func() {
 		for i := len(closers) - 1; i >= 0; i-- {
@@ -118,11 +119,11 @@ func countCommits(ctx context.Context, dir, rng string, b *progress.Bar) {
 // stderrSummary also prints the summary line on stderr, for a report
 // written to a file.
 type stderrSummary struct {
-	scanner.Handler
+	finding.Handler
 	w io.Writer
 }
 
-func (s *stderrSummary) Summary(sum *scanner.Summary) error {
+func (s *stderrSummary) Summary(sum *finding.Summary) error {
 	err := s.Handler.Summary(sum)
 	fmt.Fprintln(s.w, render.SummaryLine(sum))
 	return err

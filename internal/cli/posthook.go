@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/internal/config"
 	"github.com/privscan/privscan/internal/engine"
 	"github.com/privscan/privscan/internal/gitsrc"
@@ -84,7 +85,7 @@ func scanEdit(ctx context.Context, file string, m *catalog.Matcher, failOn strin
 			return nil, fmt.Errorf("reading the edited file: %w", errors.Unwrap(err))
 		}
 		defer f.Close()
-		src := &scanner.TextSource{R: f, Kind: scanner.KindFile, Path: filepath.Base(file)}
+		src := &scanner.TextSource{R: f, Kind: finding.KindFile, Path: filepath.Base(file)}
 		return gateScan(ctx, "edit", filepath.Dir(file), src, m, &config.Repo{}, map[string]string{}, &engine.Secrets{}, failOn)
 	}
 	if err != nil {

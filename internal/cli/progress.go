@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/internal/progress"
 	"github.com/privscan/privscan/scanner"
 )
@@ -21,9 +22,9 @@ func (s *barSource) Fragments(ctx context.Context, yield func(*scanner.Fragment)
 	s.lastPath = ""
 	return s.src.Fragments(ctx, func(f *scanner.Fragment) error {
 		switch {
-		case s.commits && f.Kind == scanner.KindCommitMessage:
+		case s.commits && f.Kind == finding.KindCommitMessage:
 			s.bar.Add(1)
-		case !s.commits && f.Kind != scanner.KindCommitMessage && f.Commit+"\x00"+f.Path != s.lastPath:
+		case !s.commits && f.Kind != finding.KindCommitMessage && f.Commit+"\x00"+f.Path != s.lastPath:
 			s.lastPath = f.Commit + "\x00" + f.Path
 			s.bar.Add(1)
 		}
@@ -35,15 +36,15 @@ func (s *barSource) Fragments(ctx context.Context, yield func(*scanner.Fragment)
 // drawn until the finding is written (the text renderer flushes each
 // finding when a bar is running), and before the summary.
 type barHandler struct {
-	scanner.Handler
+	finding.Handler
 	bar *progress.Bar
 }
 
-func (h *barHandler) Finding(f *scanner.Finding) error {
+func (h *barHandler) Finding(f *finding.Finding) error {
 	return h.bar.Locked(func() error { return h.Handler.Finding(f) })
 }
 
-func (h *barHandler) Summary(s *scanner.Summary) error {
+func (h *barHandler) Summary(s *finding.Summary) error {
 	return h.bar.Locked(func() error { return h.Handler.Summary(s) })
 }
 

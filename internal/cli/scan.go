@@ -13,6 +13,7 @@ import (
 
 	"github.com/privscan/privscan/broker"
 	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/internal/config"
 	"github.com/privscan/privscan/internal/engine"
 	"github.com/privscan/privscan/internal/gitsrc"
@@ -180,11 +181,11 @@ func checkFormat(format string) error {
 }
 
 // failLevel parses --fail-on; "never" is level 0.
-func failLevel(s string) (catalog.Severity, error) {
+func failLevel(s string) (finding.Severity, error) {
 	if s == "never" {
 		return 0, nil
 	}
-	if l, ok := catalog.ParseSeverity(s); ok {
+	if l, ok := finding.ParseSeverity(s); ok {
 		return l, nil
 	}
 	return 0, &nameError{what: "unknown --fail-on level", raw: s, candidates: []string{"error", "warning", "note", "never"},
@@ -312,7 +313,7 @@ func openOutput(env *Env, output string) (io.Writer, func() error, error) {
 	return file, file.Close, nil
 }
 
-func newHandler(env *Env, f *scanFlags, out io.Writer) scanner.Handler {
+func newHandler(env *Env, f *scanFlags, out io.Writer) finding.Handler {
 	tool := render.ToolInfo{Name: "privscan", Version: ToolVersion()}
 	switch f.format {
 	case "json":
@@ -336,13 +337,13 @@ func newHandler(env *Env, f *scanFlags, out io.Writer) scanner.Handler {
 
 // gate records whether a finding reached the --fail-on level.
 type gate struct {
-	scanner.Handler
-	level           catalog.Severity
+	finding.Handler
+	level           finding.Severity
 	allowNewMarkers bool
 	hit             bool
 }
 
-func (g *gate) Finding(f *scanner.Finding) error {
+func (g *gate) Finding(f *finding.Finding) error {
 	if f.Fails(g.level, g.allowNewMarkers) {
 		g.hit = true
 	}

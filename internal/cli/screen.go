@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/privscan/privscan/broker"
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/internal/pii"
 	"github.com/privscan/privscan/internal/secrets"
 	"github.com/privscan/privscan/internal/suggest"
@@ -100,8 +101,8 @@ func (s *screen) clean(ctx context.Context, text string) bool {
 
 type counter struct{}
 
-func (counter) Finding(*scanner.Finding) error { return nil }
-func (counter) Summary(*scanner.Summary) error { return nil }
+func (counter) Finding(*finding.Finding) error { return nil }
+func (counter) Summary(*finding.Summary) error { return nil }
 
 // Token shapes a screen accepts.
 const (

@@ -33,8 +33,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/bmatcuk/doublestar/v4"
-
-	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/finding"
 )
 
 // FileName is the repository config file, at the repository root.
@@ -52,7 +51,7 @@ type Repo struct {
 	Exclude   []string
 	Detectors map[string]bool
 	// Severity maps rule IDs to an override; a zero Severity disables the rule.
-	Severity map[string]catalog.Severity
+	Severity map[string]finding.Severity
 }
 
 // Detector names accepted under [detectors].
@@ -130,7 +129,7 @@ func Parse(data []byte) (*Repo, error) {
 		}
 		return nil, &KeyError{Key: k[0], Known: topKeys}
 	}
-	r := &Repo{Exclude: raw.Exclude, Detectors: map[string]bool{}, Severity: map[string]catalog.Severity{}}
+	r := &Repo{Exclude: raw.Exclude, Detectors: map[string]bool{}, Severity: map[string]finding.Severity{}}
 	switch raw.FailOn {
 	case "", "error", "warning", "note", "never":
 		r.FailOn = raw.FailOn
@@ -157,7 +156,7 @@ func Parse(data []byte) (*Repo, error) {
 			r.Severity[id] = 0
 			continue
 		}
-		s, ok := catalog.ParseSeverity(sev)
+		s, ok := finding.ParseSeverity(sev)
 		if !ok {
 			return nil, fmt.Errorf("%s: severity: a level must be error, warning, note or off", FileName)
 		}

@@ -12,8 +12,7 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
-
-	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/finding"
 )
 
 func TestParse(t *testing.T) {
@@ -23,7 +22,7 @@ func TestParse(t *testing.T) {
 		want    *Repo
 		wantErr string // substring; "" means success
 	}{
-		{name: "empty", in: "", want: &Repo{Detectors: map[string]bool{}, Severity: map[string]catalog.Severity{}}},
+		{name: "empty", in: "", want: &Repo{Detectors: map[string]bool{}, Severity: map[string]finding.Severity{}}},
 		{
 			name: "full",
 			in: `fail-on = "error"
@@ -39,10 +38,10 @@ secrets = true
 				FailOn:    "error",
 				Exclude:   []string{"testdata/**", "**/*.golden"},
 				Detectors: map[string]bool{"phone": false, "secrets": true},
-				Severity:  map[string]catalog.Severity{"catalog/PER-001": catalog.SeverityWarning, "pii/email": 0},
+				Severity:  map[string]finding.Severity{"catalog/PER-001": finding.SeverityWarning, "pii/email": 0},
 			},
 		},
-		{name: "fail-on never", in: `fail-on = "never"`, want: &Repo{FailOn: "never", Detectors: map[string]bool{}, Severity: map[string]catalog.Severity{}}},
+		{name: "fail-on never", in: `fail-on = "never"`, want: &Repo{FailOn: "never", Detectors: map[string]bool{}, Severity: map[string]finding.Severity{}}},
 		{name: "bad fail-on", in: `fail-on = "Jane Doe"`, wantErr: "fail-on must be error, warning, note or never"},
 		{name: "syntax error names the line", in: "fail-on = \"x\"\n\nexclude = [\"Jane Doe\"", wantErr: ".privscan.toml line 3: invalid TOML"},
 		{name: "wrong type", in: `exclude = "Jane Doe"`, wantErr: "invalid TOML or wrong value type"},

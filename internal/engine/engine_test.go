@@ -8,14 +8,15 @@ import (
 	"testing"
 
 	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/internal/config"
 	"github.com/privscan/privscan/scanner"
 )
 
 type collect struct{ rules []string }
 
-func (c *collect) Finding(f *scanner.Finding) error { c.rules = append(c.rules, f.RuleID); return nil }
-func (c *collect) Summary(*scanner.Summary) error   { return nil }
+func (c *collect) Finding(f *finding.Finding) error { c.rules = append(c.rules, f.RuleID); return nil }
+func (c *collect) Summary(*finding.Summary) error   { return nil }
 
 func matcher(t *testing.T) *catalog.Matcher {
 	t.Helper()

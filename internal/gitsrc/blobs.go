@@ -12,6 +12,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/scanner"
 )
 
@@ -280,10 +281,10 @@ func (p *processor) fragmentFor(c *change, commit string) (*scanner.Fragment, er
 	if !c.hasTo {
 		return nil, nil
 	}
-	f := &scanner.Fragment{Kind: scanner.KindDiff, Path: c.to.path, Commit: commit}
+	f := &scanner.Fragment{Kind: finding.KindDiff, Path: c.to.path, Commit: commit}
 	switch {
 	case c.to.mode == filemode.Submodule:
-		f.Skipped = scanner.SkipSubmodule
+		f.Skipped = finding.SkipSubmodule
 		return f, nil
 	case c.to.mode == filemode.Dir:
 		return nil, nil
@@ -298,11 +299,11 @@ func (p *processor) fragmentFor(c *change, commit string) (*scanner.Fragment, er
 		return nil, nil
 	}
 	if isLFSPointer(nb) {
-		f.Skipped = scanner.SkipLFS
+		f.Skipped = finding.SkipLFS
 		return f, nil
 	}
 	if isBinary(nb) {
-		f.Skipped = scanner.SkipBinary
+		f.Skipped = finding.SkipBinary
 		return f, nil
 	}
 	var ob []byte
@@ -311,7 +312,7 @@ func (p *processor) fragmentFor(c *change, commit string) (*scanner.Fragment, er
 			return nil, err
 		}
 		if isBinary(ob) {
-			f.Skipped = scanner.SkipBinary
+			f.Skipped = finding.SkipBinary
 			return f, nil
 		}
 	}
@@ -383,16 +384,16 @@ func baseMarkers(f *scanner.Fragment, orecs [][]byte, removed, added []bool) map
 
 // wholeFragment returns a fragment holding every line of b, or a skipped
 // fragment, or nil for empty content.
-func wholeFragment(kind scanner.Kind, path string, b []byte) *scanner.Fragment {
+func wholeFragment(kind finding.Kind, path string, b []byte) *scanner.Fragment {
 	if len(b) == 0 {
 		return nil
 	}
 	f := &scanner.Fragment{Kind: kind, Path: path}
 	switch {
 	case isLFSPointer(b):
-		f.Skipped = scanner.SkipLFS
+		f.Skipped = finding.SkipLFS
 	case isBinary(b):
-		f.Skipped = scanner.SkipBinary
+		f.Skipped = finding.SkipBinary
 	default:
 		recs := splitRecords(b)
 		f.Lines = make([]scanner.Line, len(recs))
@@ -405,14 +406,14 @@ func wholeFragment(kind scanner.Kind, path string, b []byte) *scanner.Fragment {
 
 // messageFragment returns a commit message as a fragment.
 func messageFragment(commit, msg string) *scanner.Fragment {
-	f := wholeFragment(scanner.KindCommitMessage, "", []byte(msg))
+	f := wholeFragment(finding.KindCommitMessage, "", []byte(msg))
 	if f == nil {
 		return nil
 	}
 	f.Commit = commit
-	if f.Skipped != scanner.SkipNone {
+	if f.Skipped != finding.SkipNone {
 		// A message is text whatever its bytes; scan every line.
-		f.Skipped = scanner.SkipNone
+		f.Skipped = finding.SkipNone
 		recs := splitRecords([]byte(msg))
 		for i, r := range recs {
 			f.Lines = append(f.Lines, scanner.Line{Number: i + 1, Text: lineText(r)})

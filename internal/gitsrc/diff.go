@@ -11,6 +11,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/scanner"
 )
 
@@ -280,5 +281,5 @@ func (s *diffSource) untrackedFragment(p string) (*scanner.Fragment, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read untracked file: %w", err)
 	}
-	return wholeFragment(scanner.KindDiff, p, b), nil
+	return wholeFragment(finding.KindDiff, p, b), nil
 }

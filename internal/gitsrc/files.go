@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/scanner"
 )
 
@@ -77,7 +78,7 @@ func (s *filesSource) Fragments(ctx context.Context, yield func(*scanner.Fragmen
 			return err
 		}
 		if it.submodule {
-			if err := yield(&scanner.Fragment{Kind: scanner.KindFile, Path: it.path, Skipped: scanner.SkipSubmodule}); err != nil {
+			if err := yield(&scanner.Fragment{Kind: finding.KindFile, Path: it.path, Skipped: finding.SkipSubmodule}); err != nil {
 				return err
 			}
 			continue
@@ -94,7 +95,7 @@ func (s *filesSource) Fragments(ctx context.Context, yield func(*scanner.Fragmen
 			}
 			return fmt.Errorf("read working tree file: %w", err)
 		}
-		if f := wholeFragment(scanner.KindFile, it.path, b); f != nil {
+		if f := wholeFragment(finding.KindFile, it.path, b); f != nil {
 			if err := yield(f); err != nil {
 				return err
 			}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/scanner"
 )
 
@@ -35,7 +36,7 @@ type history struct {
 	f                      *fixture
 	c1, c2, c3, f1, m, c4  string
 	s1, s2                 string
-	expectSkippedC1C2      map[string]scanner.Skip
+	expectSkippedC1C2      map[string]finding.Skip
 	unicodePath, spacePath string
 }
 
@@ -98,9 +99,9 @@ func buildHistory(t *testing.T) *history {
 	f.tick++
 	f.git("commit", "-q", "-m", "second commit")
 	h.c2 = strings.TrimSpace(f.git("rev-parse", "HEAD"))
-	h.expectSkippedC1C2 = map[string]scanner.Skip{
-		"bin.dat": scanner.SkipBinary, "old_bin.dat": scanner.SkipBinary,
-		"lfs.bin": scanner.SkipLFS, "sub": scanner.SkipSubmodule,
+	h.expectSkippedC1C2 = map[string]finding.Skip{
+		"bin.dat": finding.SkipBinary, "old_bin.dat": finding.SkipBinary,
+		"lfs.bin": finding.SkipLFS, "sub": finding.SkipSubmodule,
 	}
 
 	// A side branch with a merge back, and another left unmerged.
@@ -329,7 +330,7 @@ func TestGroundTruthHistory(t *testing.T) {
 		// The fragments of each commit follow its message.
 		cur := ""
 		for _, fr := range got.frags {
-			if fr.Kind == scanner.KindCommitMessage {
+			if fr.Kind == finding.KindCommitMessage {
 				cur = fr.Commit
 			} else if fr.Commit != cur {
 				t.Errorf("%s: fragment of commit %s after the message of %s", fr.Path, fr.Commit, cur)
@@ -534,7 +535,7 @@ func TestFiles(t *testing.T) {
 	var paths []string
 	for _, fr := range got.frags {
 		paths = append(paths, fr.Path)
-		if fr.Kind != scanner.KindFile {
+		if fr.Kind != finding.KindFile {
 			t.Errorf("%s: kind %s", fr.Path, fr.Kind)
 		}
 	}
@@ -551,7 +552,7 @@ func TestFiles(t *testing.T) {
 	if !reflect.DeepEqual(paths, dedupe(wantPaths)) {
 		t.Errorf("Files paths =\n%q\nwant\n%q", paths, dedupe(wantPaths))
 	}
-	wantSkip := map[string]scanner.Skip{"bin.dat": scanner.SkipBinary, "old_bin.dat": scanner.SkipBinary, "lfs.bin": scanner.SkipLFS, "sub": scanner.SkipSubmodule}
+	wantSkip := map[string]finding.Skip{"bin.dat": finding.SkipBinary, "old_bin.dat": finding.SkipBinary, "lfs.bin": finding.SkipLFS, "sub": finding.SkipSubmodule}
 	if !reflect.DeepEqual(got.skipped, wantSkip) {
 		t.Errorf("skipped = %v, want %v", got.skipped, wantSkip)
 	}

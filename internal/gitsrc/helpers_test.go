@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/scanner"
 )
 
@@ -107,7 +108,7 @@ func (f *fixture) gitAdded(dir string, args ...string) []addedLine {
 // skipped fragments and messages.
 type collected struct {
 	lines    []addedLine
-	skipped  map[string]scanner.Skip // path -> why
+	skipped  map[string]finding.Skip // path -> why
 	skipAt   map[[2]string]bool      // {commit, path} of skipped fragments
 	messages []*scanner.Fragment
 	frags    []*scanner.Fragment
@@ -115,13 +116,13 @@ type collected struct {
 
 func collect(t testing.TB, src scanner.Source) *collected {
 	t.Helper()
-	c := &collected{skipped: map[string]scanner.Skip{}, skipAt: map[[2]string]bool{}}
+	c := &collected{skipped: map[string]finding.Skip{}, skipAt: map[[2]string]bool{}}
 	err := src.Fragments(context.Background(), func(fr *scanner.Fragment) error {
 		c.frags = append(c.frags, fr)
 		switch {
-		case fr.Kind == scanner.KindCommitMessage:
+		case fr.Kind == finding.KindCommitMessage:
 			c.messages = append(c.messages, fr)
-		case fr.Skipped != scanner.SkipNone:
+		case fr.Skipped != finding.SkipNone:
 			if len(fr.Lines) != 0 {
 				t.Errorf("%s: skipped fragment with lines", fr.Path)
 			}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/scanner"
 )
 
@@ -140,7 +141,7 @@ func TestHistoryStreams(t *testing.T) {
 		if walkedAtFirst < 0 {
 			walkedAtFirst = hs.walked.Load()
 		}
-		if f.Kind == scanner.KindCommitMessage {
+		if f.Kind == finding.KindCommitMessage {
 			msgs = append(msgs, f.Commit)
 		}
 		lines += len(f.Lines)
@@ -257,7 +258,7 @@ func TestHistoryMemoryFlat(t *testing.T) {
 	var earlyS, lateS []uint64
 	commits := 0
 	err = src.Fragments(context.Background(), func(f *scanner.Fragment) error {
-		if f.Kind != scanner.KindCommitMessage {
+		if f.Kind != finding.KindCommitMessage {
 			return nil
 		}
 		if commits++; commits%10 != 0 || commits < 200 || commits > 500 && commits < 900 {

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/internal/cli"
 	"github.com/privscan/privscan/internal/engine"
 	"github.com/privscan/privscan/internal/render"
@@ -40,7 +41,7 @@ func compileCatalog(t *testing.T, markdown string) *catalog.Matcher {
 }
 
 // newRenderer returns the handler the CLI uses for format.
-func newRenderer(format string, w io.Writer) scanner.Handler {
+func newRenderer(format string, w io.Writer) finding.Handler {
 	tool := render.ToolInfo{Name: "privscan", Version: "test"}
 	switch format {
 	case "json":

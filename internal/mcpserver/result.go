@@ -3,8 +3,8 @@ package mcpserver
 import (
 	"encoding/json"
 
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/internal/render"
-	"github.com/privscan/privscan/scanner"
 )
 
 // Reply caps: a reply must stay well under the client's limit (Claude
@@ -25,7 +25,7 @@ type ScanResult struct {
 	Tool    render.ToolInfo `json:"tool"`
 	// Comparison says what scan_diff compared; empty for scan_text.
 	Comparison string             `json:"comparison,omitempty"`
-	Findings   []*scanner.Finding `json:"findings"`
+	Findings   []*finding.Finding `json:"findings"`
 	Summary    ScanSummary        `json:"summary"`
 	// Truncated is set when findings were left out of the list; the counts
 	// in Summary and Rules are complete.
@@ -65,7 +65,7 @@ type RedactResult struct {
 	ByCategory   map[string]int `json:"byCategory"`
 }
 
-// collector is the scanner.Handler of a scan reply: it keeps the first
+// collector is the finding.Handler of a scan reply: it keeps the first
 // findings within the caps and counts all of them.
 type collector struct {
 	res  *ScanResult
@@ -76,7 +76,7 @@ func newCollector(version string) *collector {
 	return &collector{res: &ScanResult{
 		Version:  render.Version,
 		Tool:     render.ToolInfo{Name: "privscan", Version: version},
-		Findings: []*scanner.Finding{},
+		Findings: []*finding.Finding{},
 		Rules:    map[string]*RuleCount{},
 		Summary: ScanSummary{
 			BySeverity:   map[string]int{},
@@ -86,7 +86,7 @@ func newCollector(version string) *collector {
 	}}
 }
 
-func (c *collector) Finding(f *scanner.Finding) error {
+func (c *collector) Finding(f *finding.Finding) error {
 	r := c.res
 	rc := r.Rules[f.RuleID]
 	if rc == nil {
@@ -113,7 +113,7 @@ func (c *collector) Finding(f *scanner.Finding) error {
 	return nil
 }
 
-func (c *collector) Summary(s *scanner.Summary) error {
+func (c *collector) Summary(s *finding.Summary) error {
 	out := &c.res.Summary
 	out.Findings = s.Findings
 	out.Suppressed = s.Suppressed

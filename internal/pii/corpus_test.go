@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/scanner"
 )
 
@@ -43,7 +43,7 @@ func TestCorpusPrecision(t *testing.T) {
 	var files, skipped, lines int
 	var bytesRead int64
 	counts := map[string]int{}
-	bySev := map[catalog.Severity]int{}
+	bySev := map[finding.Severity]int{}
 	hits := map[string][]string{}
 	err = filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
@@ -74,7 +74,7 @@ func TestCorpusPrecision(t *testing.T) {
 		}
 		files++
 		bytesRead += int64(len(data))
-		f := &scanner.Fragment{Kind: scanner.KindFile, Path: rel}
+		f := &scanner.Fragment{Kind: finding.KindFile, Path: rel}
 		for i, l := range bytes.Split(data, []byte("\n")) {
 			f.Lines = append(f.Lines, scanner.Line{Number: i + 1, Text: bytes.TrimSuffix(l, []byte("\r"))})
 		}
@@ -102,7 +102,7 @@ func TestCorpusPrecision(t *testing.T) {
 	}
 	mb := float64(bytesRead) / (1 << 20)
 	t.Logf("corpus %s: %d text files, %.1f MB, %d lines (%d files skipped: binary or > 2 MB)", root, files, mb, lines, skipped)
-	for _, sev := range []catalog.Severity{catalog.SeverityError, catalog.SeverityWarning, catalog.SeverityNote} {
+	for _, sev := range []finding.Severity{finding.SeverityError, finding.SeverityWarning, finding.SeverityNote} {
 		t.Logf("severity %-7s: %6d findings, %8.3f per MB", sev, bySev[sev], float64(bySev[sev])/mb)
 	}
 	ids := make([]string, 0, len(counts))

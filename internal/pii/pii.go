@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/scanner"
 )
 
@@ -28,24 +28,24 @@ const (
 type spec struct {
 	name        string
 	ruleID      string
-	severity    catalog.Severity
+	severity    finding.Severity
 	description string
 	samples     *samples
 }
 
 // specs is indexed by kind. It is never modified.
 var specs = [numKinds]spec{
-	kindEmail: {"email", "pii/email", catalog.SeverityWarning,
+	kindEmail: {"email", "pii/email", finding.SeverityWarning,
 		"An email address, which is personal data when it identifies a person.", &emailSamples},
-	kindPhone: {"phone", "pii/phone", catalog.SeverityWarning,
+	kindPhone: {"phone", "pii/phone", finding.SeverityWarning,
 		"A telephone number in international (E.164) or unambiguous North American format.", &phoneSamples},
-	kindCard: {"credit-card", "pii/credit-card", catalog.SeverityError,
+	kindCard: {"credit-card", "pii/credit-card", finding.SeverityError,
 		"A payment card number with a valid issuer prefix, length and Luhn check digit.", &cardSamples},
-	kindIBAN: {"iban", "pii/iban", catalog.SeverityError,
+	kindIBAN: {"iban", "pii/iban", finding.SeverityError,
 		"An International Bank Account Number with a valid country length and mod-97 checksum.", &ibanSamples},
-	kindSSN: {"us-ssn", "pii/us-ssn", catalog.SeverityError,
+	kindSSN: {"us-ssn", "pii/us-ssn", finding.SeverityError,
 		"A United States Social Security number in AAA-GG-SSSS form that the SSA could issue.", &ssnSamples},
-	kindIP: {"ip-address", "pii/ip-address", catalog.SeverityNote,
+	kindIP: {"ip-address", "pii/ip-address", finding.SeverityNote,
 		"A public IPv4 or IPv6 address, which can identify a person or a private host.", &ipSamples},
 }
 
@@ -119,7 +119,7 @@ func Names() []string {
 
 // DefaultSeverity is a detector's severity before any configured override.
 // It returns 0 (an invalid severity) for an unknown name.
-func DefaultSeverity(name string) catalog.Severity {
+func DefaultSeverity(name string) finding.Severity {
 	if k, ok := lookup(name); ok {
 		return specs[k].severity
 	}
@@ -136,13 +136,13 @@ func lookup(name string) (kind, bool) {
 }
 
 // Name implements scanner.Detector.
-func (d *Detector) Name() string { return "pii" }
+func (d *Detector) Name() string { return finding.SourcePII }
 
 // Detect implements scanner.Detector: it reports, line by line, the byte
 // span of every recognised identifier.
 func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	var trailers map[int]bool
-	if f.Kind == scanner.KindCommitMessage {
+	if f.Kind == finding.KindCommitMessage {
 		trailers = trailerLines(f.Lines)
 	}
 	for i := range f.Lines {
@@ -162,7 +162,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 					Start:       start,
 					End:         end,
 					RuleID:      s.ruleID,
-					Source:      "pii",
+					Source:      finding.SourcePII,
 					Category:    s.name,
 					Severity:    s.severity,
 					Description: s.description,

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/scanner"
 )
 
@@ -26,7 +26,7 @@ func only(t testing.TB, name string, skipTest bool) *Detector {
 // run returns the matches of d on the single line text.
 func run(d *Detector, text string) []scanner.Match {
 	var out []scanner.Match
-	f := &scanner.Fragment{Kind: scanner.KindText, Lines: []scanner.Line{{Number: 1, Text: []byte(text)}}}
+	f := &scanner.Fragment{Kind: finding.KindText, Lines: []scanner.Line{{Number: 1, Text: []byte(text)}}}
 	d.Detect(f, func(m scanner.Match) { out = append(out, m) })
 	return out
 }
@@ -236,10 +236,10 @@ func TestConfig(t *testing.T) {
 	if got := Names(); !slices.Equal(got, want) {
 		t.Errorf("Names() = %v, want %v", got, want)
 	}
-	sev := map[string]catalog.Severity{
-		"email": catalog.SeverityWarning, "phone": catalog.SeverityWarning,
-		"credit-card": catalog.SeverityError, "iban": catalog.SeverityError,
-		"us-ssn": catalog.SeverityError, "ip-address": catalog.SeverityNote, "nope": 0,
+	sev := map[string]finding.Severity{
+		"email": finding.SeverityWarning, "phone": finding.SeverityWarning,
+		"credit-card": finding.SeverityError, "iban": finding.SeverityError,
+		"us-ssn": finding.SeverityError, "ip-address": finding.SeverityNote, "nope": 0,
 	}
 	for name, s := range sev {
 		if got := DefaultSeverity(name); got != s {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/scanner"
 )
 
@@ -18,20 +19,20 @@ func TestTrailers(t *testing.T) {
 	}
 	cases := []struct {
 		name string
-		kind scanner.Kind
+		kind finding.Kind
 		msg  string
 		want []int // 1-based lines with an email finding
 	}{
-		{"DCO block", scanner.KindCommitMessage, "Fix the parser\n\nBody text.\n\nSigned-off-by: Ana Example <ana.example@mailhost.io>\nCo-authored-by: Bo Sample <bo.sample@mailhost.io>\n", nil},
-		{"every people key", scanner.KindCommitMessage, "S\n\nReviewed-by: A <a1.rev@mailhost.io>\nAcked-by: A <a2.ack@mailhost.io>\nTested-by: A <a3.t@mailhost.io>\nReported-by: A <a4.r@mailhost.io>\nSuggested-by: A <a5.s@mailhost.io>\nHelped-by: A <a6.h@mailhost.io>\nCc: A <a7.cc@mailhost.io>\n", nil},
-		{"squash body", scanner.KindCommitMessage, "Feature (#12)\n\n* first step\n\nSigned-off-by: Ana Example <ana.example@mailhost.io>\n\n* second step\n\n  Co-authored-by: Bo Sample <bo.sample@mailhost.io>\n- Co-Authored-By: Cy Person <cy.person@mailhost.io>\n\nMore text.\n", nil},
-		{"continuation in the block", scanner.KindCommitMessage, "S\n\nCc: Ana Example <ana.example@mailhost.io>,\n Bo Sample <bo.sample@mailhost.io>\n", nil},
-		{"an address in the body is reported", scanner.KindCommitMessage, "S\n\nContact ana.example@mailhost.io for access.\n\nSigned-off-by: Ana Example <ana.example@mailhost.io>\n", []int{3}},
-		{"other trailers are scanned", scanner.KindCommitMessage, "S\n\nReply-To: ana.example@mailhost.io\nSigned-off-by: Ana Example <ana.example@mailhost.io>\n", []int{3}},
-		{"the subject is not a trailer", scanner.KindCommitMessage, "Cc: ana.example@mailhost.io\n\nBody.\n", []int{1}},
-		{"a trailer key inside a word", scanner.KindCommitMessage, "S\n\nXSigned-off-by: ana.example@mailhost.io\n", []int{3}},
-		{"a fixture in a diff", scanner.KindDiff, "Signed-off-by: Ana Example <ana.example@mailhost.io>\n", []int{1}},
-		{"a text", scanner.KindText, "x\n\nSigned-off-by: Ana Example <ana.example@mailhost.io>\n", []int{3}},
+		{"DCO block", finding.KindCommitMessage, "Fix the parser\n\nBody text.\n\nSigned-off-by: Ana Example <ana.example@mailhost.io>\nCo-authored-by: Bo Sample <bo.sample@mailhost.io>\n", nil},
+		{"every people key", finding.KindCommitMessage, "S\n\nReviewed-by: A <a1.rev@mailhost.io>\nAcked-by: A <a2.ack@mailhost.io>\nTested-by: A <a3.t@mailhost.io>\nReported-by: A <a4.r@mailhost.io>\nSuggested-by: A <a5.s@mailhost.io>\nHelped-by: A <a6.h@mailhost.io>\nCc: A <a7.cc@mailhost.io>\n", nil},
+		{"squash body", finding.KindCommitMessage, "Feature (#12)\n\n* first step\n\nSigned-off-by: Ana Example <ana.example@mailhost.io>\n\n* second step\n\n  Co-authored-by: Bo Sample <bo.sample@mailhost.io>\n- Co-Authored-By: Cy Person <cy.person@mailhost.io>\n\nMore text.\n", nil},
+		{"continuation in the block", finding.KindCommitMessage, "S\n\nCc: Ana Example <ana.example@mailhost.io>,\n Bo Sample <bo.sample@mailhost.io>\n", nil},
+		{"an address in the body is reported", finding.KindCommitMessage, "S\n\nContact ana.example@mailhost.io for access.\n\nSigned-off-by: Ana Example <ana.example@mailhost.io>\n", []int{3}},
+		{"other trailers are scanned", finding.KindCommitMessage, "S\n\nReply-To: ana.example@mailhost.io\nSigned-off-by: Ana Example <ana.example@mailhost.io>\n", []int{3}},
+		{"the subject is not a trailer", finding.KindCommitMessage, "Cc: ana.example@mailhost.io\n\nBody.\n", []int{1}},
+		{"a trailer key inside a word", finding.KindCommitMessage, "S\n\nXSigned-off-by: ana.example@mailhost.io\n", []int{3}},
+		{"a fixture in a diff", finding.KindDiff, "Signed-off-by: Ana Example <ana.example@mailhost.io>\n", []int{1}},
+		{"a text", finding.KindText, "x\n\nSigned-off-by: Ana Example <ana.example@mailhost.io>\n", []int{3}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

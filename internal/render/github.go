@@ -7,8 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/privscan/privscan/catalog"
-	"github.com/privscan/privscan/scanner"
+	"github.com/privscan/privscan/finding"
 )
 
 // GitHub annotation caps per step (GitHub documents 10 error and 10 warning
@@ -26,7 +25,7 @@ const (
 // escaped as the runner requires; they never contain values.
 type GitHub struct {
 	w        *bufio.Writer
-	findings []*scanner.Finding
+	findings []*finding.Finding
 	// Caps; zero values mean the package defaults.
 	MaxError, MaxWarning, MaxNotice int
 }
@@ -34,20 +33,20 @@ type GitHub struct {
 // NewGitHub returns a GitHub annotations renderer writing to w.
 func NewGitHub(w io.Writer) *GitHub { return &GitHub{w: bufio.NewWriter(w)} }
 
-// Finding implements scanner.Handler.
-func (g *GitHub) Finding(f *scanner.Finding) error {
+// Finding implements finding.Handler.
+func (g *GitHub) Finding(f *finding.Finding) error {
 	g.findings = append(g.findings, f)
 	return nil
 }
 
-// Summary implements scanner.Handler.
-func (g *GitHub) Summary(s *scanner.Summary) error {
-	caps := map[catalog.Severity]int{
-		catalog.SeverityError:   orDefault(g.MaxError, MaxErrorAnnotations),
-		catalog.SeverityWarning: orDefault(g.MaxWarning, MaxWarningAnnotations),
-		catalog.SeverityNote:    orDefault(g.MaxNotice, MaxNoticeAnnotations),
+// Summary implements finding.Handler.
+func (g *GitHub) Summary(s *finding.Summary) error {
+	caps := map[finding.Severity]int{
+		finding.SeverityError:   orDefault(g.MaxError, MaxErrorAnnotations),
+		finding.SeverityWarning: orDefault(g.MaxWarning, MaxWarningAnnotations),
+		finding.SeverityNote:    orDefault(g.MaxNotice, MaxNoticeAnnotations),
 	}
-	sorted := append([]*scanner.Finding(nil), g.findings...)
+	sorted := append([]*finding.Finding(nil), g.findings...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Severity > sorted[j].Severity })
 	left := 0
 	for _, f := range sorted {
@@ -69,24 +68,24 @@ func (g *GitHub) Summary(s *scanner.Summary) error {
 }
 
 // Annotation returns the workflow command for one finding.
-func Annotation(f *scanner.Finding) string {
+func Annotation(f *finding.Finding) string {
 	cmd := "notice"
 	switch f.Severity {
-	case catalog.SeverityError:
+	case finding.SeverityError:
 		cmd = "error"
-	case catalog.SeverityWarning:
+	case finding.SeverityWarning:
 		cmd = "warning"
 	}
 	props := []string{}
-	if f.Path != "" && f.Kind != scanner.KindCommitMessage {
+	if f.Path != "" && f.Kind != finding.KindCommitMessage {
 		props = append(props, "file="+escapeProperty(DisplayPath(f.Path)), fmt.Sprintf("line=%d", f.Line), fmt.Sprintf("col=%d", f.Column), fmt.Sprintf("endColumn=%d", f.EndColumn))
 	}
 	props = append(props, "title="+escapeProperty("privscan "+f.RuleID))
 	msg := Message(f)
-	if f.Kind == scanner.KindCommitMessage || f.Path == "" {
+	if f.Kind == finding.KindCommitMessage || f.Path == "" {
 		msg = fmt.Sprintf("%s, line %d: %s", Location(f), f.Line, msg)
 	}
-	if f.Suppressed == scanner.SuppressInlineAdded {
+	if f.Suppressed == finding.SuppressInlineAdded {
 		msg += " Suppressed only by a privscan:allow marker that this change adds: under review."
 	}
 	return "::" + cmd + " " + strings.Join(props, ",") + "::" + escapeData(msg)

@@ -8,11 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/privscan/privscan/finding"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
-
-	"github.com/privscan/privscan/catalog"
-	"github.com/privscan/privscan/scanner"
 )
 
 // hostilePaths are file names a pull request controls, each written to
@@ -37,11 +35,11 @@ var hostilePaths = []string{
 	"tab\there \"q\" \\.txt\xff",
 }
 
-func hostileFindings() []*scanner.Finding {
-	var fs []*scanner.Finding
+func hostileFindings() []*finding.Finding {
+	var fs []*finding.Finding
 	for i, p := range hostilePaths {
-		fs = append(fs, &scanner.Finding{RuleID: "catalog/PER-001", Source: "catalog", Category: "person", Severity: catalog.SeverityError,
-			Kind: scanner.KindDiff, Path: p, Line: i + 1, Column: 1, EndColumn: 5, Fingerprint: "00112233445566778899aabbccddeeff"})
+		fs = append(fs, &finding.Finding{RuleID: "catalog/PER-001", Source: "catalog", Category: "person", Severity: finding.SeverityError,
+			Kind: finding.KindDiff, Path: p, Line: i + 1, Column: 1, EndColumn: 5, Fingerprint: "00112233445566778899aabbccddeeff"})
 	}
 	return fs
 }
@@ -52,7 +50,7 @@ func hostileFindings() []*scanner.Finding {
 // HTML), and show the name as it is.
 func TestMarkdownHostilePaths(t *testing.T) {
 	var md bytes.Buffer
-	render(t, NewMarkdown(&md), hostileFindings(), &scanner.Summary{Findings: len(hostilePaths), BySeverity: map[string]int{"error": len(hostilePaths)}})
+	render(t, NewMarkdown(&md), hostileFindings(), &finding.Summary{Findings: len(hostilePaths), BySeverity: map[string]int{"error": len(hostilePaths)}})
 	golden(t, "markdown-hostile.golden", md.Bytes())
 
 	var html bytes.Buffer
@@ -92,13 +90,13 @@ func itoa(n int) string { return strconv.Itoa(n) }
 func TestHostilePathsTextJSON(t *testing.T) {
 	for _, c := range []struct {
 		name string
-		h    func(*bytes.Buffer) scanner.Handler
+		h    func(*bytes.Buffer) finding.Handler
 	}{
-		{"text", func(b *bytes.Buffer) scanner.Handler { return NewText(b) }},
-		{"json", func(b *bytes.Buffer) scanner.Handler { return NewJSON(b, ToolInfo{Name: "privscan", Version: "1.2.3"}) }},
+		{"text", func(b *bytes.Buffer) finding.Handler { return NewText(b) }},
+		{"json", func(b *bytes.Buffer) finding.Handler { return NewJSON(b, ToolInfo{Name: "privscan", Version: "1.2.3"}) }},
 	} {
 		var b bytes.Buffer
-		render(t, c.h(&b), hostileFindings(), &scanner.Summary{Findings: len(hostilePaths), BySeverity: map[string]int{"error": len(hostilePaths)}})
+		render(t, c.h(&b), hostileFindings(), &finding.Summary{Findings: len(hostilePaths), BySeverity: map[string]int{"error": len(hostilePaths)}})
 		golden(t, c.name+"-hostile.golden", b.Bytes())
 		if c.name == "json" {
 			var rep Report

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"io"
 
-	"github.com/privscan/privscan/scanner"
+	"github.com/privscan/privscan/finding"
 )
 
 // Version is the version of the JSON report format (docs/findings.md).
@@ -38,8 +38,8 @@ func (j *JSON) start() error {
 	return err
 }
 
-// Finding implements scanner.Handler.
-func (j *JSON) Finding(f *scanner.Finding) error {
+// Finding implements finding.Handler.
+func (j *JSON) Finding(f *finding.Finding) error {
 	if err := j.start(); err != nil {
 		return err
 	}
@@ -61,8 +61,8 @@ func (j *JSON) Finding(f *scanner.Finding) error {
 	return err
 }
 
-// Summary implements scanner.Handler.
-func (j *JSON) Summary(s *scanner.Summary) error {
+// Summary implements finding.Handler.
+func (j *JSON) Summary(s *finding.Summary) error {
 	if err := j.start(); err != nil {
 		return err
 	}
@@ -83,6 +83,6 @@ func (j *JSON) Summary(s *scanner.Summary) error {
 type Report struct {
 	Version  int               `json:"version"`
 	Tool     ToolInfo          `json:"tool"`
-	Findings []scanner.Finding `json:"findings"`
-	Summary  scanner.Summary   `json:"summary"`
+	Findings []finding.Finding `json:"findings"`
+	Summary  finding.Summary   `json:"summary"`
 }

@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/privscan/privscan/scanner"
+	"github.com/privscan/privscan/finding"
 )
 
 // Markdown writes a value-free summary for a pull request or a job summary:
@@ -16,7 +16,7 @@ import (
 // MaxBytes bytes (GitHub caps a step summary at 1 MiB).
 type Markdown struct {
 	w        *bufio.Writer
-	findings []*scanner.Finding
+	findings []*finding.Finding
 	MaxRows  int // 0 = 200
 	MaxBytes int // 0 = 1 MiB - 1 KiB
 }
@@ -24,20 +24,20 @@ type Markdown struct {
 // NewMarkdown returns a Markdown renderer writing to w.
 func NewMarkdown(w io.Writer) *Markdown { return &Markdown{w: bufio.NewWriter(w)} }
 
-// Finding implements scanner.Handler.
-func (m *Markdown) Finding(f *scanner.Finding) error {
+// Finding implements finding.Handler.
+func (m *Markdown) Finding(f *finding.Finding) error {
 	m.findings = append(m.findings, f)
 	return nil
 }
 
-// Summary implements scanner.Handler.
-func (m *Markdown) Summary(s *scanner.Summary) error {
+// Summary implements finding.Handler.
+func (m *Markdown) Summary(s *finding.Summary) error {
 	var b strings.Builder
 	b.WriteString("## privscan\n\n")
 	if s.PolicyChanged {
 		b.WriteString("> **Policy changed.** This change edits the repository's privscan policy (`.privscan.toml`, `.privscanignore` or a catalog file). The base's policy judged it; the new policy applies once merged.\n\n")
 	}
-	if n := s.SuppressedBy[scanner.SuppressInlineAdded]; n > 0 {
+	if n := s.SuppressedBy[finding.SuppressInlineAdded]; n > 0 {
 		fmt.Fprintf(&b, "> **%d finding%s under review:** suppressed only by `privscan:allow` markers that this change adds.\n\n", n, plural(n))
 	}
 	if len(m.findings) == 0 {
@@ -77,13 +77,13 @@ func (m *Markdown) Summary(s *scanner.Summary) error {
 
 	maxRows := orDefault(m.MaxRows, 200)
 	maxBytes := orDefault(m.MaxBytes, 1<<20-1<<10)
-	sorted := append([]*scanner.Finding(nil), m.findings...)
+	sorted := append([]*finding.Finding(nil), m.findings...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Severity > sorted[j].Severity })
 	b.WriteString("\n| Severity | Rule | Location |\n| --- | --- | --- |\n")
 	shown := 0
 	for _, f := range sorted {
 		sev := f.Severity.String()
-		if f.Suppressed == scanner.SuppressInlineAdded {
+		if f.Suppressed == finding.SuppressInlineAdded {
 			sev += " (new marker, under review)"
 		}
 		row := fmt.Sprintf("| %s | `%s` | %s |\n", sev, codeCell(f.RuleID), cell(Location(f))+fmt.Sprintf(":%d:%d", f.Line, f.Column))
@@ -100,7 +100,7 @@ func (m *Markdown) Summary(s *scanner.Summary) error {
 	return m.w.Flush()
 }
 
-func severityCounts(s *scanner.Summary) string {
+func severityCounts(s *finding.Summary) string {
 	var parts []string
 	for _, sev := range []string{"error", "warning", "note"} {
 		if n := s.BySeverity[sev]; n > 0 {

@@ -1,5 +1,5 @@
 // Package render turns privscan's findings stream into text, JSON, GitHub
-// workflow commands and Markdown. Every renderer is a scanner.Handler; none
+// workflow commands and Markdown. Every renderer is a finding.Handler; none
 // of them ever sees a matched value, because findings carry none.
 package render
 
@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/privscan/privscan/scanner"
+	"github.com/privscan/privscan/finding"
 )
 
 // ToolInfo names the tool in reports.
@@ -18,14 +18,14 @@ type ToolInfo struct {
 }
 
 // Message is the value-free sentence that describes a finding.
-func Message(f *scanner.Finding) string {
+func Message(f *finding.Finding) string {
 	var b strings.Builder
 	switch f.Source {
-	case "catalog":
+	case finding.SourceCatalog:
 		fmt.Fprintf(&b, "catalog rule %s (%s) matched", strings.TrimPrefix(f.RuleID, "catalog/"), f.Category)
-	case "pii":
+	case finding.SourcePII:
 		fmt.Fprintf(&b, "possible %s (%s)", strings.TrimPrefix(f.RuleID, "pii/"), f.RuleID)
-	case "secret":
+	case finding.SourceSecret:
 		fmt.Fprintf(&b, "possible secret (%s)", f.RuleID)
 	default:
 		fmt.Fprintf(&b, "%s (%s) matched", f.RuleID, f.Category)
@@ -40,9 +40,9 @@ func Message(f *scanner.Finding) string {
 
 // Location is the human form of where a finding is: path, or a commit
 // message, or the scanned text.
-func Location(f *scanner.Finding) string {
+func Location(f *finding.Finding) string {
 	switch {
-	case f.Kind == scanner.KindCommitMessage:
+	case f.Kind == finding.KindCommitMessage:
 		return "commit " + short(f.Commit) + " message"
 	case f.Path == "":
 		return "<text>"

@@ -11,35 +11,34 @@ import (
 	"testing"
 	"time"
 
-	"github.com/privscan/privscan/catalog"
-	"github.com/privscan/privscan/scanner"
+	"github.com/privscan/privscan/finding"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-func sampleFindings() []*scanner.Finding {
-	return []*scanner.Finding{
-		{RuleID: "catalog/PER-001", Source: "catalog", Category: "person", Severity: catalog.SeverityError, Kind: scanner.KindDiff,
+func sampleFindings() []*finding.Finding {
+	return []*finding.Finding{
+		{RuleID: "catalog/PER-001", Source: "catalog", Category: "person", Severity: finding.SeverityError, Kind: finding.KindDiff,
 			Path: "internal/users/fixtures.go", Line: 42, Column: 17, EndColumn: 25, Column16: 17, EndColumn16: 25,
 			Fingerprint: "00112233445566778899aabbccddeeff", Description: "Customer contact names"},
-		{RuleID: "pii/email", Source: "pii", Category: "email", Severity: catalog.SeverityWarning, Kind: scanner.KindDiff,
+		{RuleID: "pii/email", Source: "pii", Category: "email", Severity: finding.SeverityWarning, Kind: finding.KindDiff,
 			Path: "docs/Über uns, team|notes.md", Line: 3, Column: 5, EndColumn: 20, Fingerprint: "ffeeddccbbaa99887766554433221100",
 			Description: "An email address.\nSecond line"},
-		{RuleID: "catalog/CODE", Source: "catalog", Category: "codename", Severity: catalog.SeverityNote, Kind: scanner.KindCommitMessage,
+		{RuleID: "catalog/CODE", Source: "catalog", Category: "codename", Severity: finding.SeverityNote, Kind: finding.KindCommitMessage,
 			Commit: "0123456789abcdef0123456789abcdef01234567", Line: 1, Column: 9, EndColumn: 19, Fingerprint: "0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f"},
-		{RuleID: "secret/github-pat", Source: "secret", Category: "secret", Severity: catalog.SeverityError, Kind: scanner.KindText,
+		{RuleID: "secret/github-pat", Source: "secret", Category: "secret", Severity: finding.SeverityError, Kind: finding.KindText,
 			Line: 7, Column: 1, EndColumn: 41, Fingerprint: "abababababababababababababababab", Description: "GitHub token; 100% bad"},
 	}
 }
 
-func sampleSummary() *scanner.Summary {
-	return &scanner.Summary{Findings: 4, Suppressed: 2, FilesScanned: 3, LinesScanned: 120, CommitsScanned: 1,
-		Skipped:      map[scanner.Skip]int{scanner.SkipBinary: 2},
+func sampleSummary() *finding.Summary {
+	return &finding.Summary{Findings: 4, Suppressed: 2, FilesScanned: 3, LinesScanned: 120, CommitsScanned: 1,
+		Skipped:      map[finding.Skip]int{finding.SkipBinary: 2},
 		SuppressedBy: map[string]int{"inline": 1, "baseline": 1},
 		BySeverity:   map[string]int{"error": 2, "warning": 1, "note": 1}}
 }
 
-func render(t *testing.T, h scanner.Handler, fs []*scanner.Finding, s *scanner.Summary) []byte {
+func render(t *testing.T, h finding.Handler, fs []*finding.Finding, s *finding.Summary) []byte {
 	t.Helper()
 	for _, f := range fs {
 		if err := h.Finding(f); err != nil {
@@ -71,16 +70,16 @@ func golden(t *testing.T, name string, got []byte) {
 }
 
 func TestGolden(t *testing.T) {
-	empty := &scanner.Summary{FilesScanned: 1, LinesScanned: 10, BySeverity: map[string]int{}}
+	empty := &finding.Summary{FilesScanned: 1, LinesScanned: 10, BySeverity: map[string]int{}}
 	tests := []struct {
 		name string
-		make func(*bytes.Buffer) scanner.Handler
+		make func(*bytes.Buffer) finding.Handler
 	}{
-		{"text", func(b *bytes.Buffer) scanner.Handler { return NewText(b) }},
-		{"text-color", func(b *bytes.Buffer) scanner.Handler { t := NewText(b); t.Color = true; return t }},
-		{"json", func(b *bytes.Buffer) scanner.Handler { return NewJSON(b, ToolInfo{Name: "privscan", Version: "1.2.3"}) }},
-		{"github", func(b *bytes.Buffer) scanner.Handler { return NewGitHub(b) }},
-		{"markdown", func(b *bytes.Buffer) scanner.Handler { return NewMarkdown(b) }},
+		{"text", func(b *bytes.Buffer) finding.Handler { return NewText(b) }},
+		{"text-color", func(b *bytes.Buffer) finding.Handler { t := NewText(b); t.Color = true; return t }},
+		{"json", func(b *bytes.Buffer) finding.Handler { return NewJSON(b, ToolInfo{Name: "privscan", Version: "1.2.3"}) }},
+		{"github", func(b *bytes.Buffer) finding.Handler { return NewGitHub(b) }},
+		{"markdown", func(b *bytes.Buffer) finding.Handler { return NewMarkdown(b) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -96,10 +95,10 @@ func TestGolden(t *testing.T) {
 
 // historyFindings are findings of a history scan: files in commits, a
 // commit message, more than a handful (the per-rule table).
-func historyFindings() []*scanner.Finding {
+func historyFindings() []*finding.Finding {
 	fs := sampleFindings()[:3]
 	for i := 0; i < 4; i++ {
-		fs = append(fs, &scanner.Finding{RuleID: "pii/email", Source: "pii", Category: "email", Severity: catalog.SeverityWarning, Kind: scanner.KindDiff,
+		fs = append(fs, &finding.Finding{RuleID: "pii/email", Source: "pii", Category: "email", Severity: finding.SeverityWarning, Kind: finding.KindDiff,
 			Path: "svc/users.go", Commit: "89abcdef0123456789abcdef0123456789abcdef", Line: 10 + i, Column: 3, EndColumn: 20,
 			Fingerprint: fmt.Sprintf("%032x", i+1)})
 	}
@@ -116,7 +115,7 @@ func TestTextVariants(t *testing.T) {
 		"fedcba9876543210fedcba9876543210fedcba98": time.Date(2025, 12, 31, 23, 0, 0, 0, time.FixedZone("x", -3600)),
 		"0123456789abcdef0123456789abcdef01234567": time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
 	}
-	sum := &scanner.Summary{Findings: 7, FilesScanned: 3, LinesScanned: 70, CommitsScanned: 3,
+	sum := &finding.Summary{Findings: 7, FilesScanned: 3, LinesScanned: 70, CommitsScanned: 3,
 		BySeverity: map[string]int{"error": 1, "warning": 5, "note": 1}}
 	tests := []struct {
 		name string
@@ -127,8 +126,8 @@ func TestTextVariants(t *testing.T) {
 		}},
 		{"text-fingerprints", func(x *Text) { x.Fingerprints = true }},
 		{"text-context", func(x *Text) {
-			x.Context = func(f *scanner.Finding) (string, bool) {
-				if f.Kind == scanner.KindCommitMessage {
+			x.Context = func(f *finding.Finding) (string, bool) {
+				if f.Kind == finding.KindCommitMessage {
 					return "", false
 				}
 				return fmt.Sprintf("contact := %q // line %d", "[email:1]", f.Line), true
@@ -187,22 +186,22 @@ func TestJSONShape(t *testing.T) {
 	}
 	// an empty run has "findings": [] (not null)
 	var e bytes.Buffer
-	render(t, NewJSON(&e, ToolInfo{}), nil, &scanner.Summary{})
+	render(t, NewJSON(&e, ToolInfo{}), nil, &finding.Summary{})
 	if !strings.Contains(e.String(), `"findings":[]`) {
 		t.Errorf("empty report: %s", e.String())
 	}
 }
 
 func TestGitHubCapsMostSevereFirst(t *testing.T) {
-	var fs []*scanner.Finding
+	var fs []*finding.Finding
 	for i := 0; i < 15; i++ {
-		fs = append(fs, &scanner.Finding{RuleID: "pii/email", Source: "pii", Severity: catalog.SeverityWarning, Kind: scanner.KindDiff, Path: "a", Line: i + 1, Column: 1, EndColumn: 2})
+		fs = append(fs, &finding.Finding{RuleID: "pii/email", Source: "pii", Severity: finding.SeverityWarning, Kind: finding.KindDiff, Path: "a", Line: i + 1, Column: 1, EndColumn: 2})
 	}
 	for i := 0; i < 12; i++ {
-		fs = append(fs, &scanner.Finding{RuleID: "catalog/X", Source: "catalog", Severity: catalog.SeverityError, Kind: scanner.KindDiff, Path: "b", Line: i + 1, Column: 1, EndColumn: 2})
+		fs = append(fs, &finding.Finding{RuleID: "catalog/X", Source: "catalog", Severity: finding.SeverityError, Kind: finding.KindDiff, Path: "b", Line: i + 1, Column: 1, EndColumn: 2})
 	}
 	var b bytes.Buffer
-	render(t, NewGitHub(&b), fs, &scanner.Summary{})
+	render(t, NewGitHub(&b), fs, &finding.Summary{})
 	out := b.String()
 	if n := strings.Count(out, "::error "); n != 10 {
 		t.Errorf("%d error annotations, want 10", n)
@@ -219,15 +218,15 @@ func TestGitHubCapsMostSevereFirst(t *testing.T) {
 }
 
 func TestMarkdownBounded(t *testing.T) {
-	var fs []*scanner.Finding
+	var fs []*finding.Finding
 	for i := 0; i < 5000; i++ {
-		fs = append(fs, &scanner.Finding{RuleID: "catalog/X", Source: "catalog", Category: "person", Severity: catalog.SeverityError, Kind: scanner.KindDiff, Path: strings.Repeat("p", 200), Line: i + 1, Column: 1})
+		fs = append(fs, &finding.Finding{RuleID: "catalog/X", Source: "catalog", Category: "person", Severity: finding.SeverityError, Kind: finding.KindDiff, Path: strings.Repeat("p", 200), Line: i + 1, Column: 1})
 	}
 	var b bytes.Buffer
 	m := NewMarkdown(&b)
 	m.MaxRows = 100000
 	m.MaxBytes = 64 << 10
-	render(t, m, fs, &scanner.Summary{Findings: 5000, BySeverity: map[string]int{"error": 5000}})
+	render(t, m, fs, &finding.Summary{Findings: 5000, BySeverity: map[string]int{"error": 5000}})
 	if b.Len() > 64<<10 {
 		t.Errorf("summary is %d bytes, cap 64 KiB", b.Len())
 	}

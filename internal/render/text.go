@@ -8,8 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/privscan/privscan/catalog"
-	"github.com/privscan/privscan/scanner"
+	"github.com/privscan/privscan/finding"
 )
 
 // Text writes one short line per finding, in the style of compilers:
@@ -34,7 +33,7 @@ type Text struct {
 	// Context, when set, gives the line of a finding with every match on
 	// it masked (-v); it is printed indented under the finding. It must
 	// return text in which nothing matched remains.
-	Context func(f *scanner.Finding) (string, bool)
+	Context func(f *finding.Finding) (string, bool)
 	// LineFlush writes every finding through at once (a terminal, or a
 	// progress bar that must not be drawn over a half-written line).
 	LineFlush bool
@@ -44,7 +43,7 @@ type Text struct {
 
 type ruleCount struct {
 	rule     string
-	severity catalog.Severity
+	severity finding.Severity
 	n        int
 }
 
@@ -71,11 +70,11 @@ func (t *Text) paint(color, s string) string {
 	return color + s + ansiReset
 }
 
-func severityColor(s catalog.Severity) string {
+func severityColor(s finding.Severity) string {
 	switch s {
-	case catalog.SeverityError:
+	case finding.SeverityError:
 		return ansiRed
-	case catalog.SeverityWarning:
+	case finding.SeverityWarning:
 		return ansiYellow
 	}
 	return ansiBlue
@@ -84,11 +83,11 @@ func severityColor(s catalog.Severity) string {
 // ShortDescription is a finding's description for one line: what kind of
 // thing a built-in detector found (its rule ID says which), or the catalog
 // rule's value-free description.
-func ShortDescription(f *scanner.Finding) string {
+func ShortDescription(f *finding.Finding) string {
 	switch f.Source {
-	case "pii":
+	case finding.SourcePII:
 		return "possible " + strings.TrimPrefix(f.RuleID, "pii/")
-	case "secret":
+	case finding.SourceSecret:
 		return "possible secret"
 	}
 	if d := strings.TrimRight(strings.TrimSpace(OneLine(f.Description)), ". "); d != "" {
@@ -100,8 +99,8 @@ func ShortDescription(f *scanner.Finding) string {
 	return "catalogued value"
 }
 
-// Finding implements scanner.Handler.
-func (t *Text) Finding(f *scanner.Finding) error {
+// Finding implements finding.Handler.
+func (t *Text) Finding(f *finding.Finding) error {
 	rc := t.rules[f.RuleID]
 	if rc == nil {
 		rc = &ruleCount{rule: f.RuleID, severity: f.Severity}
@@ -110,7 +109,7 @@ func (t *Text) Finding(f *scanner.Finding) error {
 	rc.n++
 	where := DisplayPath(f.Path)
 	switch {
-	case f.Kind == scanner.KindCommitMessage:
+	case f.Kind == finding.KindCommitMessage:
 		where = "commit " + short7(f.Commit) + " message"
 	case where == "":
 		where = "<text>"
@@ -121,7 +120,7 @@ func (t *Text) Finding(f *scanner.Finding) error {
 	if t.CommitDate != nil && f.Commit != "" {
 		// A message finding names its commit already.
 		var added []string
-		if f.Kind != scanner.KindCommitMessage {
+		if f.Kind != finding.KindCommitMessage {
 			added = append(added, short7(f.Commit))
 		}
 		if d, ok := t.CommitDate(f.Commit); ok {
@@ -134,7 +133,7 @@ func (t *Text) Finding(f *scanner.Finding) error {
 	if t.Fingerprints && f.Fingerprint != "" {
 		fmt.Fprintf(t.w, "  %s", t.paint(ansiDim, "fingerprint "+f.Fingerprint))
 	}
-	if f.Suppressed == scanner.SuppressInlineAdded {
+	if f.Suppressed == finding.SuppressInlineAdded {
 		fmt.Fprintf(t.w, "  %s", t.paint(ansiDim, "(marker added by this change: under review)"))
 	}
 	t.w.WriteByte('\n')
@@ -149,8 +148,8 @@ func (t *Text) Finding(f *scanner.Finding) error {
 	return nil
 }
 
-// Summary implements scanner.Handler.
-func (t *Text) Summary(s *scanner.Summary) error {
+// Summary implements finding.Handler.
+func (t *Text) Summary(s *finding.Summary) error {
 	if !t.Quiet {
 		if s.Findings >= tableMin && len(t.rules) > 0 {
 			t.table()
@@ -194,19 +193,19 @@ func short7(commit string) string {
 // ReviewLines are the value-free summary lines about a change's own policy:
 // an edit of the policy files, and findings that only markers added by the
 // change suppress. Each line ends with a newline.
-func ReviewLines(s *scanner.Summary) string {
+func ReviewLines(s *finding.Summary) string {
 	var b strings.Builder
 	if s.PolicyChanged {
 		b.WriteString("privscan: this change edits the repository's privscan policy (.privscan.toml, .privscanignore or a catalog file); the base's policy judged it, and the new policy applies once merged\n")
 	}
-	if n := s.SuppressedBy[scanner.SuppressInlineAdded]; n > 0 {
+	if n := s.SuppressedBy[finding.SuppressInlineAdded]; n > 0 {
 		fmt.Fprintf(&b, "privscan: %d finding%s suppressed only by privscan:allow markers that this change adds: reported for review\n", n, plural(n))
 	}
 	return b.String()
 }
 
 // SummaryLine is the one-line, value-free summary of a run.
-func SummaryLine(s *scanner.Summary) string {
+func SummaryLine(s *finding.Summary) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "privscan: %d finding%s", s.Findings, plural(s.Findings))
 	if s.Findings > 0 {
@@ -230,7 +229,7 @@ func SummaryLine(s *scanner.Summary) string {
 		sort.Strings(keys)
 		var parts []string
 		for _, k := range keys {
-			parts = append(parts, fmt.Sprintf("%d %s", s.Skipped[scanner.Skip(k)], k))
+			parts = append(parts, fmt.Sprintf("%d %s", s.Skipped[finding.Skip(k)], k))
 		}
 		b.WriteString("; skipped " + strings.Join(parts, ", "))
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/scanner"
 )
 
@@ -43,7 +44,7 @@ var codeLines = []string{
 // codeFragment returns about size bytes of code with a secret planted
 // every 2000 lines.
 func codeFragment(size int) (*scanner.Fragment, int) {
-	f := &scanner.Fragment{Kind: scanner.KindFile, Path: "internal/store/store.go"}
+	f := &scanner.Fragment{Kind: finding.KindFile, Path: "internal/store/store.go"}
 	n := 0
 	for i := 0; n < size; i++ {
 		l := codeLines[i%len(codeLines)]
@@ -81,7 +82,7 @@ func BenchmarkDetect(b *testing.B) {
 
 // BenchmarkDetectHunk scans a 20-line diff hunk, the common case.
 func BenchmarkDetectHunk(b *testing.B) {
-	f := &scanner.Fragment{Kind: scanner.KindDiff, Path: "internal/store/store.go"}
+	f := &scanner.Fragment{Kind: finding.KindDiff, Path: "internal/store/store.go"}
 	n := 0
 	for i := range 20 {
 		l := codeLines[i%len(codeLines)]
@@ -98,7 +99,7 @@ func BenchmarkDetectLongLine(b *testing.B) {
 	for sb.Len() < MaxLineBytes-100 {
 		sb.WriteString(`var apiKey=cfg.get("key");token=fetch(secret,password);x=0x1f2e3d4c;`)
 	}
-	f := &scanner.Fragment{Kind: scanner.KindFile, Path: "dist/app.min.js",
+	f := &scanner.Fragment{Kind: finding.KindFile, Path: "dist/app.min.js",
 		Lines: []scanner.Line{{Number: 1, Text: []byte(sb.String())}}}
 	benchDetect(b, f, sb.Len())
 }
@@ -169,7 +170,7 @@ func mixedFragments(size int) ([]*scanner.Fragment, int) {
 	var frags []*scanner.Fragment
 	n := 0
 	for k := 0; n < size; k++ {
-		f := &scanner.Fragment{Kind: scanner.KindFile, Path: paths[k%len(paths)]}
+		f := &scanner.Fragment{Kind: finding.KindFile, Path: paths[k%len(paths)]}
 		num := 1
 		for range 100 + rng.IntN(300) {
 			if rng.IntN(50) == 0 {

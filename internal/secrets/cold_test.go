@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/scanner"
 )
 
@@ -43,7 +44,7 @@ func typicalDiff() *scanner.Fragment {
 		"const apiVersion = \"2024-06-01\"",
 		"var errNoAccess = errors.New(\"access denied\")",
 	}
-	return &scanner.Fragment{Kind: scanner.KindDiff, Path: "internal/auth/client.go",
+	return &scanner.Fragment{Kind: finding.KindDiff, Path: "internal/auth/client.go",
 		Lines: lines(append(slices.Clone(codeLines), extra...)...)}
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/scanner"
 )
 
@@ -199,9 +200,9 @@ func corpus(t testing.TB, d *Detector, ref *reference, size int, seed uint64) ([
 	for k := 0; n < size; k++ {
 		// Each fragment holds a few samples of one path between code lines.
 		path := samples[k%len(samples)].path
-		f := &scanner.Fragment{Kind: scanner.KindFile, Path: path}
+		f := &scanner.Fragment{Kind: finding.KindFile, Path: path}
 		if k%3 == 0 {
-			f.Kind = scanner.KindDiff
+			f.Kind = finding.KindDiff
 		}
 		num := 1
 		addLine := func(s string) {
@@ -220,7 +221,7 @@ func corpus(t testing.TB, d *Detector, ref *reference, size int, seed uint64) ([
 				for _, l := range strings.Split(s.text, "\n") {
 					addLine(l)
 				}
-			case x < 5 && f.Kind == scanner.KindDiff:
+			case x < 5 && f.Kind == finding.KindDiff:
 				num += 1 + g.rng.IntN(20) // next hunk
 			case x < 6:
 				// Two code lines joined, as minified code would be.

@@ -14,7 +14,7 @@ import (
 	"github.com/zricethezav/gitleaks/v8/config"
 	"github.com/zricethezav/gitleaks/v8/detect"
 
-	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/scanner"
 )
 
@@ -89,7 +89,7 @@ func (ref *reference) detect(f *scanner.Fragment) []scanner.Match {
 			ms = append(ms, scanner.Match{
 				Line: lo + li, Start: s, End: e,
 				RuleID: RulePrefix + fd.RuleID, Source: Name, Category: Name,
-				Severity: catalog.SeverityError, Description: rule.Description,
+				Severity: finding.SeverityError, Description: rule.Description,
 			})
 		}
 		lo = hi

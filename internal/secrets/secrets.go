@@ -55,13 +55,14 @@ import (
 	"github.com/zricethezav/gitleaks/v8/logging"
 
 	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/scanner"
 )
 
 const (
 	// Name is the detector name and the Match.Source and Match.Category of
 	// every secret match.
-	Name = "secret"
+	Name = finding.SourceSecret
 	// RulePrefix prefixes gitleaks rule IDs in Match.RuleID.
 	RulePrefix = "secret/"
 )
@@ -101,7 +102,7 @@ func (d *Detector) Rules() []catalog.RuleInfo {
 		out = append(out, catalog.RuleInfo{
 			ID:          RulePrefix + r.id,
 			Category:    Name,
-			Severity:    catalog.SeverityError,
+			Severity:    finding.SeverityError,
 			Description: r.description,
 		})
 	}
@@ -377,7 +378,7 @@ func (st *runState) matches(lo int, ms []scanner.Match) []scanner.Match {
 			RuleID:      RulePrefix + fd.rule.RuleID,
 			Source:      Name,
 			Category:    Name,
-			Severity:    catalog.SeverityError,
+			Severity:    finding.SeverityError,
 			Description: fd.rule.Description,
 		})
 	}

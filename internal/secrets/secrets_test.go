@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/scanner"
 )
 
@@ -27,7 +28,7 @@ var (
 
 // fragment builds a file fragment whose lines are numbered from 1.
 func fragment(path string, lines ...string) *scanner.Fragment {
-	f := &scanner.Fragment{Kind: scanner.KindFile, Path: path}
+	f := &scanner.Fragment{Kind: finding.KindFile, Path: path}
 	for i, l := range lines {
 		f.Lines = append(f.Lines, scanner.Line{Number: i + 1, Text: []byte(l)})
 	}
@@ -151,7 +152,7 @@ func detectCases() []detectCase {
 		},
 		{
 			name: "commit message without path",
-			frag: &scanner.Fragment{Kind: scanner.KindCommitMessage, Lines: []scanner.Line{
+			frag: &scanner.Fragment{Kind: finding.KindCommitMessage, Lines: []scanner.Line{
 				{Number: 1, Text: []byte("Add deploy token")},
 				{Number: 2, Text: nil},
 				{Number: 3, Text: []byte("token: " + ghPAT)},
@@ -205,7 +206,7 @@ func TestDetectPositions(t *testing.T) {
 				t.Fatalf("got %+v, want %+v", gs, tc.want)
 			}
 			for _, m := range got {
-				if m.Source != "secret" || m.Category != "secret" || m.Severity != catalog.SeverityError {
+				if m.Source != "secret" || m.Category != "secret" || m.Severity != finding.SeverityError {
 					t.Errorf("match %+v: wrong source, category or severity", m)
 				}
 				if !strings.HasPrefix(m.RuleID, "secret/") || m.Description == "" {
@@ -220,7 +221,7 @@ func TestDetectEmpty(t *testing.T) {
 	d := newDetector(t)
 	for _, f := range []*scanner.Fragment{
 		nil,
-		{Kind: scanner.KindFile, Path: "bin.dat", Skipped: scanner.SkipBinary},
+		{Kind: finding.KindFile, Path: "bin.dat", Skipped: finding.SkipBinary},
 		fragment("a.go", ""),
 	} {
 		if ms := detectAll(t, d, f); len(ms) != 0 {
@@ -244,7 +245,7 @@ func TestRules(t *testing.T) {
 			t.Fatalf("rules not sorted at %q", r.ID)
 		}
 		if !strings.HasPrefix(r.ID, "secret/") || r.Description == "" ||
-			r.Category != "secret" || r.Severity != catalog.SeverityError {
+			r.Category != "secret" || r.Severity != finding.SeverityError {
 			t.Errorf("bad rule %+v", r)
 		}
 		byID[r.ID] = r
@@ -265,7 +266,7 @@ func TestRules(t *testing.T) {
 // allCases joins every case into one fragment, so that one Detect call
 // exercises all rules, runs and positions at once.
 func allCases() *scanner.Fragment {
-	f := &scanner.Fragment{Kind: scanner.KindFile, Path: "all.go"}
+	f := &scanner.Fragment{Kind: finding.KindFile, Path: "all.go"}
 	n := 0
 	for _, tc := range detectCases() {
 		if tc.frag.Path != "" && tc.frag.Path != "all.go" && len(tc.want) == 0 {

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/finding"
 )
 
 // Shares of the n values of a catalog, in percent.
@@ -46,7 +47,7 @@ func Catalog(seed int64, n int) *catalog.Catalog {
 	line := 1
 	add := func(r catalog.Rule, vals []string) {
 		r.Line = line
-		r.Severity = catalog.SeverityError
+		r.Severity = finding.SeverityError
 		for _, v := range vals {
 			r.Values = append(r.Values, catalog.NewValue(v))
 		}
