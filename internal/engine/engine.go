@@ -1,14 +1,25 @@
-// Package engine assembles privscan's detectors (catalog, built-in PII,
-// gitleaks secrets) and repository settings into scanner options. The CLI,
-// the GitHub Action and the MCP server all build their scans here, so the
-// same catalog gives the same findings and fingerprints through every door.
+// Package engine is privscan's orchestrator: every door (the command line,
+// the MCP server, the GitHub Action, the agent hooks) turns its input into
+// a Request and calls Engine.Scan, which
+//
+//	opens the catalog (through the broker, cached)
+//	opens the repository (through gitsrc) and builds the target's Source
+//	reads the policy (.privscan.toml, .privscanignore, baselines) from the
+//	  trusted side when two commits are compared
+//	assembles the detectors (catalog, built-in PII, gitleaks secrets)
+//	runs scanner.Run into the door's Handler, noting whether a finding
+//	  reached the fail-on level
+//
+// so the same catalog gives the same findings, fingerprints, exit status
+// and error hints through every door. Doors choose handlers (renderers)
+// and map errors to their medium; they do not assemble scans.
 package engine
 
 import (
 	"fmt"
-	"path/filepath"
 	"sync"
 
+	"github.com/privscan/privscan/broker"
 	"github.com/privscan/privscan/catalog"
 	"github.com/privscan/privscan/internal/config"
 	"github.com/privscan/privscan/internal/pii"
@@ -16,41 +27,80 @@ import (
 	"github.com/privscan/privscan/scanner"
 )
 
-// Secrets builds the gitleaks detector once per process: its configuration
-// takes tens of milliseconds to compile and is immutable afterwards.
-type Secrets struct {
-	once sync.Once
-	d    *secrets.Detector
-	err  error
+// Config configures an Engine.
+type Config struct {
+	// Getenv reads the environment (the broker's key map location,
+	// PRIVSCAN_CATALOG, PRIVSCAN_CATALOG_FILE). nil: os.Getenv.
+	Getenv func(string) string
+	// MapPath overrides the key map's location (tests).
+	MapPath string
+	// NoSecrets turns the gitleaks rules off for every scan.
+	NoSecrets bool
+	// Workers bounds the fragments detected in parallel; 0: GOMAXPROCS.
+	Workers int
 }
 
-// Get returns the shared secrets detector.
-func (s *Secrets) Get() (*secrets.Detector, error) {
-	s.once.Do(func() { s.d, s.err = secrets.New() })
-	return s.d, s.err
+// Engine is process-lived: it owns the broker and the compiled catalogs.
+// It is safe for concurrent use.
+type Engine struct {
+	opts Config
+
+	once  sync.Once
+	b     *broker.Broker
+	bErr  error
+	cache *catalogCache
 }
 
-// Settings select what a scan runs.
-type Settings struct {
-	Matcher *catalog.Matcher // required
-	Repo    *config.Repo     // nil: defaults
-	// Suppressed maps fingerprints to a suppression source ("ignore-file",
-	// "baseline").
-	Suppressed map[string]string
-	Secrets    *Secrets // nil: secrets detection off
-	Workers    int
+// New returns an Engine. It reads nothing yet: the key map and the
+// catalogs are read by the first scan that needs them, so their errors are
+// reported there.
+func New(o Config) *Engine {
+	return &Engine{opts: o}
 }
 
-// Options returns the scanner options for s.
-func Options(s Settings) (scanner.Options, error) {
-	if s.Matcher == nil {
+// Broker returns the engine's broker (opened on first use).
+func (e *Engine) Broker() (*broker.Broker, error) {
+	e.once.Do(func() {
+		e.b, e.bErr = broker.Open(broker.Options{Getenv: e.opts.Getenv, MapPath: e.opts.MapPath})
+		if e.bErr == nil {
+			e.cache = newCatalogCache(e.b)
+		}
+	})
+	return e.b, e.bErr
+}
+
+// Catalog returns the compiled catalog for key ("": the default
+// precedence: environment, then the map's default) and its identity. It
+// is compiled once and recompiled when its file changes.
+func (e *Engine) Catalog(key string) (*catalog.Matcher, broker.CatalogInfo, error) {
+	if _, err := e.Broker(); err != nil {
+		return nil, broker.CatalogInfo{}, err
+	}
+	m, info, _, err := e.cache.get(key)
+	return m, info, err
+}
+
+// settings select what a scan runs.
+type settings struct {
+	matcher *catalog.Matcher // required
+	repo    *config.Repo     // nil: defaults
+	// suppressed maps fingerprints to a suppression source
+	// ("ignore-file", "baseline").
+	suppressed map[string]string
+	noSecrets  bool
+	workers    int
+}
+
+// options returns the scanner options for s.
+func options(s settings) (scanner.Options, error) {
+	if s.matcher == nil {
 		return scanner.Options{}, fmt.Errorf("no catalog")
 	}
-	repo := s.Repo
+	repo := s.repo
 	if repo == nil {
 		repo = &config.Repo{}
 	}
-	dets := []scanner.Detector{scanner.NewCatalogDetector(s.Matcher)}
+	dets := []scanner.Detector{scanner.NewCatalogDetector(s.matcher)}
 
 	enabled := map[string]bool{}
 	any := false
@@ -69,8 +119,8 @@ func Options(s Settings) (scanner.Options, error) {
 		}
 		dets = append(dets, d)
 	}
-	if on, set := repo.Detectors["secrets"]; s.Secrets != nil && (!set || on) {
-		d, err := s.Secrets.Get()
+	if on, set := repo.Detectors["secrets"]; !s.noSecrets && (!set || on) {
+		d, err := secrets.New()
 		if err != nil {
 			return scanner.Options{}, fmt.Errorf("loading the secret rules: %w", err)
 		}
@@ -78,40 +128,13 @@ func Options(s Settings) (scanner.Options, error) {
 	}
 	opts := scanner.Options{
 		Detectors:      dets,
-		FingerprintKey: s.Matcher.FingerprintKey(),
-		Workers:        s.Workers,
+		FingerprintKey: s.matcher.FingerprintKey(),
+		Workers:        s.workers,
 		Severity:       repo.Severity,
-		Suppressed:     s.Suppressed,
+		Suppressed:     s.suppressed,
 	}
 	if len(repo.Exclude) > 0 {
 		opts.Exclude = repo.Excluded
 	}
 	return opts, nil
-}
-
-// RepoFiles loads .privscan.toml (or configPath when set) and
-// .privscanignore from a repository root. root "" means no repository.
-func RepoFiles(root, configPath string) (*config.Repo, map[string]string, error) {
-	if configPath == "" && root != "" {
-		configPath = filepath.Join(root, config.FileName)
-	}
-	repo := &config.Repo{}
-	if configPath != "" {
-		r, err := config.Load(configPath)
-		if err != nil {
-			return nil, nil, err
-		}
-		repo = r
-	}
-	sup := map[string]string{}
-	if root != "" {
-		ign, err := config.LoadIgnore(filepath.Join(root, config.IgnoreFileName))
-		if err != nil {
-			return nil, nil, err
-		}
-		for fp := range ign {
-			sup[fp] = "ignore-file"
-		}
-	}
-	return repo, sup, nil
 }

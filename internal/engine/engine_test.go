@@ -46,7 +46,7 @@ func TestOptionsDetectors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			opts, err := Options(Settings{Matcher: matcher(t), Repo: &config.Repo{Detectors: c.det}})
+			opts, err := options(settings{matcher: matcher(t), repo: &config.Repo{Detectors: c.det}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -59,7 +59,7 @@ func TestOptionsDetectors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := Options(Settings{}); err == nil {
+	if _, err := options(settings{}); err == nil {
 		t.Error("Options without a catalog: no error")
 	}
 }

@@ -38,6 +38,10 @@ type DiffOptions struct {
 	// two commits also yields the message of every commit reachable from
 	// the new side and not from the old one (merges included).
 	NoMessages bool
+	// EmptyIfUnborn compares with the empty tree when the one revision is
+	// "HEAD" and the repository has no commit yet (git diff HEAD would
+	// fail): "everything not committed yet" from the first commit on.
+	EmptyIfUnborn bool
 }
 
 type sideKind int
@@ -130,7 +134,13 @@ func (r *Repo) Diff(opts DiffOptions) (scanner.Source, error) {
 		} else {
 			c, err := r.resolve(opts.Revs[0])
 			if err != nil {
-				return nil, err
+				if !opts.EmptyIfUnborn || opts.Revs[0] != "HEAD" {
+					return nil, err
+				}
+				if h, herr := r.head(); herr != nil || h != nil {
+					return nil, err
+				}
+				c = nil // unborn HEAD: the empty tree
 			}
 			s.old, s.new = treeSide(c), work
 		}
