@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/privscan/privscan/broker"
+	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/finding"
+	"github.com/privscan/privscan/internal/engine"
 	"github.com/privscan/privscan/internal/render"
 )
 
@@ -19,17 +21,6 @@ const (
 // ErrFindings is returned when a scan found something at or above --fail-on.
 // It is not printed: the findings were the output.
 var ErrFindings = errors.New("findings at or above the --fail-on level")
-
-// hintError adds a hint line to an error.
-type hintError struct {
-	err  error
-	hint string
-}
-
-func (e *hintError) Error() string { return e.err.Error() }
-func (e *hintError) Unwrap() error { return e.err }
-
-func withHint(err error, hint string) error { return &hintError{err: err, hint: hint} }
 
 // usageError is a command-line mistake.
 type usageError struct{ msg string }
@@ -71,21 +62,50 @@ func Report(stderr io.Writer, err error) int {
 }
 
 func hintFor(err error) string {
-	var he *hintError
-	if errors.As(err, &he) {
-		return he.hint
-	}
 	var ne *nameError
 	if errors.As(err, &ne) {
 		return ne.hintText()
 	}
-	var be *broker.Error
-	if errors.As(err, &be) {
-		return be.Hint()
+	if h := engine.Hint(err); h != "" {
+		return h
 	}
 	var ue *usageError
 	if errors.As(err, &ue) {
 		return "run `privscan help` for usage"
 	}
 	return ""
+}
+
+// checkFailOn checks a --fail-on level ("" is the default), naming the
+// levels when it is unknown.
+func checkFailOn(s string) error {
+	if s == "" {
+		return nil
+	}
+	if _, err := engine.FailLevel(s); err != nil {
+		return &nameError{what: "unknown --fail-on level", raw: s, candidates: []string{"error", "warning", "note", "never"},
+			tail: "(want error, warning, note or never)", withheld: "(value withheld)"}
+	}
+	return nil
+}
+
+// failLevel parses a checked --fail-on level.
+func failLevel(s string) (finding.Severity, error) {
+	if err := checkFailOn(s); err != nil {
+		return 0, err
+	}
+	return engine.FailLevel(s)
+}
+
+// gitError and scanError add the engine's hints (see engine.GitError).
+func gitError(err error) error  { return engine.GitError(err) }
+func scanError(err error) error { return engine.ScanError(err) }
+
+// withHint adds a hint line to an error.
+func withHint(err error, hint string) error { return engine.WithHint(err, hint) }
+
+// openCatalog opens a catalog through the broker.
+func openCatalog(env *Env, key string) (*catalog.Matcher, error) {
+	m, _, err := engine.New(engine.Config{Getenv: env.Getenv}).Catalog(key)
+	return m, err
 }

@@ -123,7 +123,7 @@ func flagError(fs *flag.FlagSet, err error) error {
 	case name != "":
 		return usagef("invalid value for --%s", name)
 	case strings.HasPrefix(msg, "bad flag syntax"):
-		return &hintError{err: usagef("bad flag syntax"), hint: help}
+		return withHint(usagef("bad flag syntax"), help)
 	}
 	typed, _ := strings.CutPrefix(msg, "flag provided but not defined: -")
 	var names []string

@@ -19,8 +19,9 @@ import (
 // the summary line on stderr when the report goes to a file, and the
 // progress bar. It returns the handler and source to run, and a function
 // to call when the run is over.
-func present(ctx context.Context, env *Env, cmd string, f *scanFlags, h finding.Handler, src scanner.Source) (finding.Handler, scanner.Source, func()) {
+func present(ctx context.Context, env *Env, cmd string, f *scanFlags, h finding.Handler) (finding.Handler, func(scanner.Source) scanner.Source, func()) {
 	var closers []func()
+	var wraps []func(scanner.Source) scanner.Source
 	finish := func() {
 		for i := len(closers) - 1; i >= 0; i-- {
 			closers[i]()
@@ -41,7 +42,7 @@ func present(ctx context.Context, env *Env, cmd string, f *scanFlags, h finding.
 		if f.verbose {
 			m, err := newMasker(env, f.catalogKey)
 			if err == nil {
-				src = m.wrap(src)
+				wraps = append(wraps, m.wrap)
 				t.Context = m.context
 			} else {
 				fmt.Fprintf(env.Stderr, "privscan: warning: -v: %s; no context lines\n", render.OneLine(err.Error()))
@@ -50,7 +51,7 @@ func present(ctx context.Context, env *Env, cmd string, f *scanFlags, h finding.
 	}
 	if paths := filterPaths(env.Args); len(paths) > 0 && (cmd == "diff" || cmd == "history") {
 		if pf := newPathFilters(env, paths); pf != nil {
-			src = pf.wrap(src)
+			wraps = append(wraps, pf.wrap)
 			h = &warnAtSummary{Handler: h, ctx: ctx, pf: pf}
 		}
 	}
@@ -63,10 +64,12 @@ func present(ctx context.Context, env *Env, cmd string, f *scanFlags, h finding.
 			unit = "commits"
 		}
 		b := progress.New(env.Stderr, cmd, unit)
-		if t, ok := src.(interface{ OnTotal(func(int)) }); ok {
-			t.OnTotal(b.SetTotal)
-		}
-		src = &barSource{src: src, bar: b, commits: cmd == "history"}
+		wraps = append(wraps, func(src scanner.Source) scanner.Source {
+			if t, ok := src.(interface{ OnTotal(func(int)) }); ok {
+				t.OnTotal(b.SetTotal)
+			}
+			return &barSource{src: src, bar: b, commits: cmd == "history"}
+		})
 		h = &barHandler{Handler: h, bar: b}
 		if cmd == "history" && len(filterPaths(env.Args)) == 0 {
 			cctx, cancel := context.WithCancel(ctx)
@@ -79,7 +82,13 @@ func present(ctx context.Context, env *Env, cmd string, f *scanFlags, h finding.
 		}
 		closers = append(closers, b.Clear)
 	}
-	return h, src, finish
+	wrap := func(src scanner.Source) scanner.Source {
+		for _, w := range wraps {
+			src = w(src)
+		}
+		return src
+	}
+	return h, wrap, finish
 }
 
 // filterPaths returns the paths after "--" in args.

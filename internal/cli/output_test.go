@@ -38,7 +38,8 @@ func TestPresentTerminalSettings(t *testing.T) {
 					return ""
 				}}
 			f := &scanFlags{format: "text", noProgress: tt.noProgress}
-			h, src, finish := present(context.Background(), env, tt.cmd, f, newHandler(env, f, &out), &scanner.TextSource{})
+			h, wrap, finish := present(context.Background(), env, tt.cmd, f, newHandler(env, f, &out))
+			src := wrap(&scanner.TextSource{})
 			defer finish()
 			_, isBar := h.(*barHandler)
 			if isBar != tt.wantBar {

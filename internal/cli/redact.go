@@ -9,7 +9,6 @@ import (
 	"os"
 
 	"github.com/privscan/privscan/internal/engine"
-	"github.com/privscan/privscan/scanner"
 )
 
 func runRedact(ctx context.Context, env *Env, args []string) error {
@@ -33,17 +32,9 @@ func runRedact(ctx context.Context, env *Env, args []string) error {
 	if err := checkConfigFile(env, *configPath); err != nil {
 		return err
 	}
-	matcher, err := openCatalog(env, *catalogKey)
+	r, err := engine.New(engine.Config{Getenv: env.Getenv}).Redactor(engine.Request{CatalogKey: *catalogKey, ConfigPath: absPath(env, *configPath)})
 	if err != nil {
-		return err
-	}
-	repoCfg, _, err := engine.RepoFiles("", absPath(env, *configPath))
-	if err != nil {
-		return repoConfigError(err)
-	}
-	opts, err := engine.Options(engine.Settings{Matcher: matcher, Repo: repoCfg, Secrets: &engine.Secrets{}})
-	if err != nil {
-		return err
+		return cliError(err)
 	}
 	ctx, cancel, _ := caps.capInput(ctx, nil)
 	defer cancel()
@@ -58,13 +49,12 @@ func runRedact(ctx context.Context, env *Env, args []string) error {
 		defer f.Close()
 		in = f
 	}
-	r := scanner.NewRedactor(opts)
 	in = caps.reader(in)
 	if err := r.Copy(ctx, env.Stdout, in); err != nil {
 		if err := inputError(ctx, err); err != nil {
 			return err
 		}
-		return scanError(err)
+		return engine.ScanError(err)
 	}
 	if !*quiet {
 		st := r.Stats()

@@ -251,3 +251,25 @@ func firstOf(s ...string) string {
 	}
 	return ""
 }
+
+// Redactor returns a redactor for req's catalog and configuration (its
+// ConfigPath; redaction reads no repository): the same detectors as Scan,
+// so a redacted text has nothing left that Scan would report.
+func (e *Engine) Redactor(req Request) (*scanner.Redactor, error) {
+	m := req.Matcher
+	if m == nil {
+		var err error
+		if m, _, err = e.Catalog(req.CatalogKey); err != nil {
+			return nil, err
+		}
+	}
+	cfg, _, err := RepoFiles("", req.ConfigPath)
+	if err != nil {
+		return nil, configError(err)
+	}
+	opts, err := options(settings{matcher: m, repo: cfg, noSecrets: e.opts.NoSecrets || req.NoSecrets, workers: e.opts.Workers})
+	if err != nil {
+		return nil, err
+	}
+	return scanner.NewRedactor(opts), nil
+}
