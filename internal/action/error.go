@@ -1,11 +1,9 @@
 package action
 
 import (
-	"context"
 	"errors"
 
 	"github.com/privscan/privscan/internal/gitsrc"
-	"github.com/privscan/privscan/scanner"
 )
 
 // Error is an error of the Action with an actionable hint. Neither its
@@ -46,15 +44,4 @@ func gitError(err error) error {
 		return &Error{err: err, hint: "check out the repository first (actions/checkout with `fetch-depth: 0`)"}
 	}
 	return err
-}
-
-// scanError rewrites an error of scanner.Run.
-func scanError(err error) error {
-	if errors.Is(err, context.Canceled) {
-		return errors.New("interrupted")
-	}
-	if errors.Is(err, scanner.ErrDetectorPanic) {
-		return &Error{err: err, hint: "please report this bug; the crash details were withheld because they could include scanned text"}
-	}
-	return gitError(err)
 }

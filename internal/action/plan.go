@@ -1,12 +1,9 @@
 package action
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
-	git "github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/privscan/privscan/internal/gitsrc"
@@ -26,47 +23,13 @@ type plan struct {
 }
 
 // repoView answers the questions the planner asks of the repository.
-type repoView struct {
-	repo    *git.Repository
-	shallow bool
-}
-
-func openView(dir string, shallow bool) (*repoView, error) {
-	r, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
-	if err != nil {
-		if errors.Is(err, git.ErrRepositoryNotExists) {
-			return nil, gitsrc.ErrNotRepo
-		}
-		return nil, fmt.Errorf("open repository: %w", err)
-	}
-	return &repoView{repo: r, shallow: shallow}, nil
-}
+type repoView struct{ r *gitsrc.Repo }
 
 // commit resolves a revision to a commit; a failure is a *gitsrc.RevError.
-func (v *repoView) commit(rev string) (*object.Commit, error) {
-	h, err := v.repo.ResolveRevision(plumbing.Revision(rev))
-	if err != nil || h == nil || h.IsZero() {
-		return nil, &gitsrc.RevError{Rev: rev, Shallow: v.shallow}
-	}
-	c, err := v.repo.CommitObject(*h)
-	if err != nil {
-		return nil, &gitsrc.RevError{Rev: rev, Shallow: v.shallow}
-	}
-	return c, nil
-}
+func (v *repoView) commit(rev string) (*object.Commit, error) { return v.r.Commit(rev) }
 
 // ref resolves a full reference name, or returns nil.
-func (v *repoView) ref(name string) *object.Commit {
-	r, err := v.repo.Reference(plumbing.ReferenceName(name), true)
-	if err != nil {
-		return nil
-	}
-	c, err := v.repo.CommitObject(r.Hash())
-	if err != nil {
-		return nil
-	}
-	return c
-}
+func (v *repoView) ref(name string) *object.Commit { return v.r.RefCommit(name) }
 
 // pair resolves base and head to full commit IDs, base first (its
 // absence is the usual symptom of a shallow clone).
@@ -93,17 +56,7 @@ func (v *repoView) rangePlan(prefix, base, head string) (*plan, error) {
 }
 
 // head returns the checked-out commit, or nil.
-func (v *repoView) head() *object.Commit {
-	r, err := v.repo.Head()
-	if err != nil {
-		return nil
-	}
-	c, err := v.repo.CommitObject(r.Hash())
-	if err != nil {
-		return nil
-	}
-	return c
-}
+func (v *repoView) head() *object.Commit { return v.r.HeadCommit() }
 
 // makePlan works out what to scan for an event. githubSHA is GITHUB_SHA.
 func makePlan(event string, ev *Event, in Inputs, githubSHA string, v *repoView) (*plan, error) {

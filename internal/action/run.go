@@ -14,7 +14,6 @@ import (
 	"github.com/privscan/privscan/broker"
 	"github.com/privscan/privscan/catalog"
 	"github.com/privscan/privscan/finding"
-	"github.com/privscan/privscan/internal/config"
 	"github.com/privscan/privscan/internal/engine"
 	"github.com/privscan/privscan/internal/gitsrc"
 	"github.com/privscan/privscan/internal/render"
@@ -34,8 +33,8 @@ type Config struct {
 	Stdout, Stderr io.Writer
 	// ToolVersion is written to the SARIF log.
 	ToolVersion string
-	// Secrets, when set, runs the gitleaks rules too.
-	Secrets *engine.Secrets
+	// Secrets runs the gitleaks rules too.
+	Secrets bool
 }
 
 // Result is what a run did.
@@ -84,7 +83,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	dir := or(getenv("GITHUB_WORKSPACE"), cfg.Dir, ".")
 	getenv = catalogFileIn(dir, getenv)
 
-	matcher, err := openCatalog(getenv)
+	eng := engine.New(engine.Config{Getenv: getenv, NoSecrets: !cfg.Secrets})
+	matcher, _, err := eng.Catalog("")
 	if errors.Is(err, broker.ErrConfigMissing) && getenv(EnvCatalog) == "" && getenv(EnvCatalogFile) == "" {
 		msg := "no catalog is available to this run, so nothing was scanned: set the action's catalog input from a secret"
 		if fork(event, ev) {
@@ -101,69 +101,34 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, gitError(err)
 	}
 	defer repo.Close()
-	view, err := openView(repo.Root(), repo.IsShallow())
-	if err != nil {
-		return nil, gitError(err)
-	}
-	p, err := makePlan(event, ev, in, getenv("GITHUB_SHA"), view)
+	p, err := makePlan(event, ev, in, getenv("GITHUB_SHA"), &repoView{repo})
 	if err != nil {
 		return nil, gitError(err)
 	}
 	if p.skip != "" {
 		return skip(cfg, p.skip)
 	}
-	return scan(ctx, cfg, in, matcher, repo, p)
+	return scan(ctx, cfg, in, eng, matcher, repo, p)
 }
 
-func scan(ctx context.Context, cfg Config, in Inputs, matcher *catalog.Matcher, repo *gitsrc.Repo, p *plan) (*Result, error) {
+func scan(ctx context.Context, cfg Config, in Inputs, eng *engine.Engine, matcher *catalog.Matcher, repo *gitsrc.Repo, p *plan) (*Result, error) {
 	getenv := cfg.Getenv
-	var src scanner.Source
-	var err error
-	if p.history != "" {
-		src, err = repo.History(p.history, nil)
-	} else {
-		src, err = repo.Diff(gitsrc.DiffOptions{Revs: p.revs})
-	}
-	if err != nil {
-		return nil, gitError(err)
-	}
 	// The policy of the trusted side (the pull request's base, the push's
-	// merge base) judges the change, never the change's own policy.
-	base, head := engine.PolicyRevs(src)
-	if p.skipMsg != "" {
-		src = &dropMessage{src: src, commit: p.skipMsg}
+	// merge base) judges the change, never the change's own policy; its
+	// own markers (in its lines, messages and text) do not silence it.
+	req := engine.Request{Matcher: matcher, Repo: repo, FailOn: in.FailOn, AllowNewMarkers: in.AllowNewMarkers, Review: true}
+	if p.history != "" {
+		req.Target = engine.History(p.history, nil)
+	} else {
+		req.Target = engine.Diff(gitsrc.DiffOptions{Revs: p.revs})
 	}
-	srcs := multiSource{src}
+	if p.skipMsg != "" {
+		req.Wrap = func(src scanner.Source) scanner.Source { return &dropMessage{src: src, commit: p.skipMsg} }
+	}
 	scanned := p.desc + ", with its commit messages"
 	if p.pr != nil && in.ScanPRText {
-		srcs = append(srcs, &scanner.TextSource{R: strings.NewReader(prText(p.pr)), Kind: finding.KindText})
+		req.Also = []scanner.Source{&scanner.TextSource{R: strings.NewReader(prText(p.pr)), Kind: finding.KindText}}
 		scanned += " and the pull request's title and body"
-	}
-
-	var repoCfg *config.Repo
-	var suppressed map[string]string
-	if base != "" {
-		repoCfg, suppressed, err = engine.RepoFilesAt(repo, base, "")
-	} else {
-		repoCfg, suppressed, err = engine.RepoFiles(repo.Root(), "")
-	}
-	if err != nil {
-		return nil, &Error{err: fmt.Errorf("repository config: %w", err), hint: "fix or remove the file; see `privscan help` for its format"}
-	}
-	failOn := or(in.FailOn, repoCfg.FailOn, "warning")
-	level := finding.Severity(0)
-	if failOn != "never" {
-		level, _ = finding.ParseSeverity(failOn)
-	}
-	opts, err := engine.Options(engine.Settings{Matcher: matcher, Repo: repoCfg, Suppressed: suppressed, Secrets: cfg.Secrets})
-	if err != nil {
-		return nil, err
-	}
-	// A pull request's or push's own markers (in its lines, messages and
-	// text) do not silence it.
-	opts.Markers = scanner.MarkersReview
-	if base != "" {
-		opts.PolicyChanged = engine.PolicyChanged(repo, base, head, engine.PolicyFiles)
 	}
 
 	sarifPath := sarifPath(in.SARIFFile, getenv)
@@ -197,21 +162,21 @@ func scan(ctx context.Context, cfg Config, in Inputs, matcher *catalog.Matcher, 
 	if in.Annotations {
 		hs = append(hs, render.NewGitHub(cfg.Stdout))
 	}
-	t := &tee{hs: hs, level: level, allowNewMarkers: in.AllowNewMarkers}
-	sum, err := scanner.Run(ctx, srcs, opts, t)
+	res0, err := eng.Scan(ctx, req, engine.Tee(hs))
 	if err != nil {
-		return nil, scanError(err)
+		return nil, gitError(err)
 	}
+	sum := res0.Summary
 	if err := sf.Close(); err != nil {
 		return nil, fmt.Errorf("writing the SARIF file: %w", err)
 	}
 	ok = true
 
 	res := &Result{Findings: sum.Findings, SARIFFile: sarifPath, Scanned: scanned}
-	if t.hit {
+	if res0.Failed {
 		res.ExitCode = 1
 	}
-	fmt.Fprintf(&md, "\nScanned %s. Fail-on level: %s; exit code %d.", scanned, failOn, res.ExitCode)
+	fmt.Fprintf(&md, "\nScanned %s. Fail-on level: %s; exit code %d.", scanned, res0.FailOn, res.ExitCode)
 	if sum.Findings > 0 && p.pr != nil && in.ScanPRText {
 		md.WriteString(" Locations `<text>` are in the pull request's title (line 1) and body (from line 3).")
 	}
@@ -292,15 +257,6 @@ func catalogFileIn(dir string, getenv func(string) string) func(string) string {
 	}
 }
 
-func openCatalog(getenv func(string) string) (*catalog.Matcher, error) {
-	b, err := broker.Open(broker.Options{Getenv: getenv})
-	if err != nil {
-		return nil, err
-	}
-	m, _, err := b.OpenCatalog("")
-	return m, err
-}
-
 // fork reports whether a pull request comes from another repository.
 func fork(event string, ev *Event) bool {
 	if event != "pull_request" || ev.PullRequest == nil {
@@ -308,36 +264,6 @@ func fork(event string, ev *Event) bool {
 	}
 	h := ev.PullRequest.Head.Repo
 	return h == nil || h.FullName != ev.Repository.FullName
-}
-
-// tee hands every finding to several handlers and records whether one
-// reached the fail-on level.
-type tee struct {
-	hs              []finding.Handler
-	level           finding.Severity // 0: never
-	allowNewMarkers bool
-	hit             bool
-}
-
-func (t *tee) Finding(f *finding.Finding) error {
-	if f.Fails(t.level, t.allowNewMarkers) {
-		t.hit = true
-	}
-	for _, h := range t.hs {
-		if err := h.Finding(f); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (t *tee) Summary(s *finding.Summary) error {
-	for _, h := range t.hs {
-		if err := h.Summary(s); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // escapeData escapes a workflow command's message.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/privscan/privscan/internal/action"
-	"github.com/privscan/privscan/internal/engine"
 )
 
 // ActionHelp is the help text of "privscan action".
@@ -42,7 +41,7 @@ func runAction(ctx context.Context, env *Env, args []string) error {
 		Stdout:      env.Stdout,
 		Stderr:      env.Stderr,
 		ToolVersion: ToolVersion(),
-		Secrets:     &engine.Secrets{},
+		Secrets:     true,
 	})
 	if err != nil {
 		var ae *action.Error

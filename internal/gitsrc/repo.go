@@ -407,3 +407,30 @@ func (r *Repo) ResolveCommit(rev string) (string, error) {
 	}
 	return c.Hash.String(), nil
 }
+
+// Commit returns the commit rev names; a failure is a *RevError.
+func (r *Repo) Commit(rev string) (*object.Commit, error) { return r.resolve(rev) }
+
+// RefCommit returns the commit a full reference name (refs/remotes/…)
+// points to, or nil when there is none.
+func (r *Repo) RefCommit(name string) *object.Commit {
+	ref, err := r.repo.Reference(plumbing.ReferenceName(name), true)
+	if err != nil {
+		return nil
+	}
+	c, err := object.GetCommit(r.store, ref.Hash())
+	if err != nil {
+		return nil
+	}
+	return c
+}
+
+// HeadCommit returns the checked-out commit, or nil (no commit yet, or
+// unreadable).
+func (r *Repo) HeadCommit() *object.Commit {
+	c, err := r.head()
+	if err != nil {
+		return nil
+	}
+	return c
+}
