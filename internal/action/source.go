@@ -8,18 +8,6 @@ import (
 	"github.com/privscan/privscan/scanner"
 )
 
-// multiSource yields the fragments of each source in turn.
-type multiSource []scanner.Source
-
-func (m multiSource) Fragments(ctx context.Context, yield func(*scanner.Fragment) error) error {
-	for _, s := range m {
-		if err := s.Fragments(ctx, yield); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // dropMessage leaves out the message fragment of one commit.
 type dropMessage struct {
 	src    scanner.Source
