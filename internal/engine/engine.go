@@ -138,3 +138,12 @@ func options(s settings) (scanner.Options, error) {
 	}
 	return opts, nil
 }
+
+// Prewarm compiles the default catalog and the secret rules now, so that
+// the first scan is fast. Errors are ignored: the scans report them.
+func (e *Engine) Prewarm() {
+	if !e.opts.NoSecrets {
+		_, _ = secrets.New()
+	}
+	_, _, _ = e.Catalog("")
+}

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/privscan/privscan/internal/gitsrc"
 	"github.com/privscan/privscan/scanner"
@@ -74,7 +73,18 @@ func ScanError(err error) error {
 	return GitError(err)
 }
 
-// configError marks an error in the repository's policy files.
-func configError(err error) error {
-	return WithHint(fmt.Errorf("repository config: %w", err), "fix or remove the file; see `privscan help` for its format")
+// ConfigError is an error in the repository's policy files
+// (.privscan.toml, .privscanignore) or an explicit --config file.
+type ConfigError struct{ Err error }
+
+func (e *ConfigError) Error() string { return "repository config: " + e.Err.Error() }
+
+// Unwrap returns the cause.
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// Hint tells the user what to do.
+func (e *ConfigError) Hint() string {
+	return "fix or remove the file; see `privscan help` for its format"
 }
+
+func configError(err error) error { return &ConfigError{Err: err} }

@@ -93,6 +93,9 @@ func Diff(o gitsrc.DiffOptions) Target { return diffTarget{o} }
 func (t diffTarget) needsRepo() bool { return true }
 func (t diffTarget) open(repo *gitsrc.Repo) (scanner.Source, string, error) {
 	src, err := repo.Diff(t.o)
+	if u, ok := src.(interface{ UnbornHEAD() bool }); ok && u.UnbornHEAD() {
+		return src, "the working tree, including untracked files, vs an empty tree (the repository has no commit yet)", err
+	}
 	return src, comparison(t.o), err
 }
 

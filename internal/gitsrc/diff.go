@@ -74,6 +74,7 @@ type diffSource struct {
 	untracked bool
 	msgFrom   *object.Commit
 	msgTo     *object.Commit // nil: no messages
+	unborn    bool           // "HEAD" was the empty tree (EmptyIfUnborn)
 }
 
 // Diff returns the added lines of a comparison chosen by opts. Revisions
@@ -141,6 +142,7 @@ func (r *Repo) Diff(opts DiffOptions) (scanner.Source, error) {
 					return nil, err
 				}
 				c = nil // unborn HEAD: the empty tree
+				s.unborn = true
 			}
 			s.old, s.new = treeSide(c), work
 		}
@@ -168,6 +170,10 @@ func (r *Repo) Diff(opts DiffOptions) (scanner.Source, error) {
 	}
 	return s, nil
 }
+
+// UnbornHEAD reports whether the comparison took HEAD, which has no
+// commit yet, for the empty tree (DiffOptions.EmptyIfUnborn).
+func (s *diffSource) UnbornHEAD() bool { return s.unborn }
 
 // PolicyBase returns the commit a two-commit comparison compares against
 // (the a of a..b and "a b", the merge base of a...b): the trusted side,

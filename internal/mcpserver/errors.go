@@ -8,7 +8,9 @@ import (
 	"syscall"
 
 	"github.com/privscan/privscan/broker"
+	"github.com/privscan/privscan/internal/engine"
 	"github.com/privscan/privscan/internal/gitsrc"
+	"github.com/privscan/privscan/scanner"
 )
 
 // Error codes of tool results, in addition to the broker's (docs/keymap.md):
@@ -54,6 +56,13 @@ func classify(err error) *toolError {
 	if errors.As(err, &be) {
 		return &toolError{Code: string(be.Code), Message: be.Message() + " (" + be.Hint() + ")"}
 	}
+	var ce *engine.ConfigError
+	if errors.As(err, &ce) {
+		return &toolError{Code: string(broker.CodeConfigInvalid), Message: ce.Error()}
+	}
+	if errors.Is(err, scanner.ErrDetectorPanic) {
+		return errorf(CodeInternal, "a detector crashed; details are withheld because they could include scanned text")
+	}
 	var re *gitsrc.RevError
 	if errors.As(err, &re) {
 		msg := "unknown revision: base or head does not name a commit of the repository"
@@ -67,7 +76,7 @@ func classify(err error) *toolError {
 		return errorf(CodeRepoNotFound, "no git repository contains the directory")
 	case errors.Is(err, gitsrc.ErrBare):
 		return errorf(CodeRepoNotFound, "the repository is bare: it has no working tree or index; pass base and head to compare two commits")
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded), errors.Is(err, engine.ErrInterrupted):
 		return errorf(CodeCancelled, "the call was cancelled")
 	}
 	var pe *fs.PathError

@@ -29,10 +29,8 @@ import (
 
 	"github.com/privscan/privscan/broker"
 	"github.com/privscan/privscan/catalog"
-	"github.com/privscan/privscan/internal/config"
 	"github.com/privscan/privscan/internal/engine"
 	"github.com/privscan/privscan/internal/gitsrc"
-	"github.com/privscan/privscan/scanner"
 )
 
 // Options configure a Server.
@@ -56,8 +54,7 @@ type Options struct {
 // Server is privscan's MCP server. It is safe for concurrent calls.
 type Server struct {
 	mcp     *server.MCPServer
-	cache   *catalogCache
-	secrets *engine.Secrets // one per process: gitleaks' rules compile once
+	eng     *engine.Engine // the broker, the compiled catalogs, the secret rules
 	roots   roots
 	audit   *auditLog
 	getenv  func(string) string
@@ -83,8 +80,8 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := broker.Open(broker.Options{Getenv: o.Getenv})
-	if err != nil {
+	eng := engine.New(engine.Config{Getenv: o.Getenv})
+	if _, err := eng.Broker(); err != nil {
 		return nil, err
 	}
 	ap := o.AuditPath
@@ -92,8 +89,7 @@ func New(o Options) (*Server, error) {
 		ap = AuditPath(o.Getenv)
 	}
 	s := &Server{
-		cache:   newCatalogCache(b),
-		secrets: &engine.Secrets{},
+		eng:     eng,
 		roots:   rs,
 		audit:   newAuditLog(ap, o.Stderr),
 		getenv:  o.Getenv,
@@ -123,10 +119,7 @@ func (s *Server) MCPServer() *server.MCPServer { return s.mcp }
 
 // Prewarm compiles the default catalog and the secret rules, so that the
 // first call is fast. Errors are ignored: the calls report them.
-func (s *Server) Prewarm() {
-	_, _ = s.secrets.Get()
-	_, _, _, _ = s.cache.get("")
-}
+func (s *Server) Prewarm() { s.eng.Prewarm() }
 
 // call is one tool call being served.
 type call struct {
@@ -221,7 +214,11 @@ func (s *Server) loadContext(_ context.Context, c *call) (any, string, *toolErro
 		return nil, "", te
 	}
 	c.keyKind, c.key = "context", key
-	data, err := s.cache.b.LoadContext(key)
+	b, err := s.eng.Broker()
+	if err != nil {
+		return nil, "", classify(err)
+	}
+	data, err := b.LoadContext(key)
 	if err != nil {
 		return nil, "", classify(err)
 	}
@@ -236,7 +233,7 @@ func (s *Server) matcher(c *call) (*catalog.Matcher, *toolError) {
 		return nil, te
 	}
 	c.keyKind, c.key = "catalog", key
-	m, info, _, err := s.cache.get(key)
+	m, info, err := s.eng.Catalog(key)
 	if err != nil {
 		return nil, classify(err)
 	}
@@ -245,29 +242,6 @@ func (s *Server) matcher(c *call) (*catalog.Matcher, *toolError) {
 		c.key = info.Key
 	}
 	return m, nil
-}
-
-// options returns the scanner options for a catalog and, for scan_diff,
-// the repository's settings.
-func (s *Server) options(m *catalog.Matcher, files *repoFiles) (scanner.Options, *toolError) {
-	set := engine.Settings{Matcher: m, Secrets: s.secrets}
-	if files != nil {
-		set.Repo, set.Suppressed = files.cfg, files.suppressed
-	}
-	opts, err := engine.Options(set)
-	if err != nil {
-		return scanner.Options{}, errorf(CodeInternal, "cannot set up the detectors")
-	}
-	return opts, nil
-}
-
-// textOptions reads catalog_key and returns the options of a text scan.
-func (s *Server) textOptions(c *call) (scanner.Options, *toolError) {
-	m, te := s.matcher(c)
-	if te != nil {
-		return scanner.Options{}, te
-	}
-	return s.options(m, nil)
 }
 
 // textArg reads the required text argument (which may be empty).
@@ -289,13 +263,13 @@ func (s *Server) scanText(ctx context.Context, c *call) (any, string, *toolError
 		return nil, "", te
 	}
 	c.rec.Bytes = intp(len(text))
-	opts, te := s.textOptions(c)
+	m, te := s.matcher(c)
 	if te != nil {
 		return nil, "", te
 	}
 	col := newCollector(s.version)
-	if _, err := scanner.Run(ctx, &scanner.TextSource{R: strings.NewReader(text)}, opts, col); err != nil {
-		return nil, "", runError(err)
+	if _, err := s.eng.Scan(ctx, engine.Request{Matcher: m, Target: engine.Text(strings.NewReader(text), "", "")}, col); err != nil {
+		return nil, "", classify(err)
 	}
 	return s.scanReply(c, col.result())
 }
@@ -312,14 +286,6 @@ func (s *Server) scanReply(c *call, r *ScanResult) (any, string, *toolError) {
 		return nil, "", te
 	}
 	return r, text, nil
-}
-
-// runError classifies a scanner.Run failure.
-func runError(err error) *toolError {
-	if errors.Is(err, scanner.ErrDetectorPanic) {
-		return errorf(CodeInternal, "a detector crashed; details are withheld because they could include scanned text")
-	}
-	return classify(err)
 }
 
 // limitedBuffer fails writes beyond max bytes.
@@ -344,17 +310,21 @@ func (s *Server) redactText(ctx context.Context, c *call) (any, string, *toolErr
 		return nil, "", te
 	}
 	c.rec.Bytes = intp(len(text))
-	opts, te := s.textOptions(c)
+	m, te := s.matcher(c)
 	if te != nil {
 		return nil, "", te
 	}
-	r := scanner.NewRedactor(opts)
+	r, err := s.eng.Redactor(engine.Request{Matcher: m})
+	if err != nil {
+		return nil, "", classify(err)
+	}
 	out := &limitedBuffer{max: maxRedactedOutput}
 	if err := r.Copy(ctx, out, strings.NewReader(text)); err != nil {
+		err = engine.ScanError(err)
 		if errors.Is(err, errOutputTooLarge) {
 			return nil, "", errorf(CodeInputTooLarge, "the redacted text would be over %s; redact a shorter text", size(maxRedactedOutput))
 		}
-		return nil, "", runError(err)
+		return nil, "", classify(err)
 	}
 	st := r.Stats()
 	res := &RedactResult{Text: out.String(), Replacements: st.Replacements, Lines: st.Lines, ByCategory: map[string]int{}}
@@ -368,25 +338,6 @@ func (s *Server) redactText(ctx context.Context, c *call) (any, string, *toolErr
 		return nil, "", te
 	}
 	return res, body, nil
-}
-
-// repoFiles are a repository's .privscan.toml and .privscanignore.
-type repoFiles struct {
-	cfg        *config.Repo
-	suppressed map[string]string
-}
-
-// loadRepoFiles reads the repository's policy files: from commit rev when
-// it is set, else at the repository's root (none for a bare repository).
-func loadRepoFiles(repo *gitsrc.Repo, rev string) (*repoFiles, *toolError) {
-	cfg, sup, err := engine.RepoFiles(repo.Root(), "")
-	if rev != "" {
-		cfg, sup, err = engine.RepoFilesAt(repo, rev, "")
-	}
-	if err != nil {
-		return nil, errorf(string(broker.CodeConfigInvalid), "repository config: %s", err.Error())
-	}
-	return &repoFiles{cfg: cfg, suppressed: sup}, nil
 }
 
 // resolved returns p with symlinks resolved, or p when that fails.
@@ -466,30 +417,12 @@ func (s *Server) scanDiff(ctx context.Context, c *call) (any, string, *toolError
 		rel = []string{"."}
 	}
 
-	src, comparison, err := diffSource(repo, base, head, staged, rel)
+	col := newCollector(s.version)
+	res, err := s.eng.Scan(ctx, engine.Request{Matcher: m, Repo: repo, Target: diffTarget(base, head, staged, rel)}, col)
 	if err != nil {
 		return nil, "", classify(err)
 	}
-	// Two commits: the base's policy judges the change, whose own markers
-	// do not silence it (as on the command line and in the Action).
-	policyBase, policyHead := engine.PolicyRevs(src)
-	files, te := loadRepoFiles(repo, policyBase)
-	if te != nil {
-		return nil, "", te
-	}
-	opts, te := s.options(m, files)
-	if te != nil {
-		return nil, "", te
-	}
-	if policyBase != "" {
-		opts.Markers = scanner.MarkersReview
-		opts.PolicyChanged = engine.PolicyChanged(repo, policyBase, policyHead, engine.PolicyFiles)
-	}
-	col := newCollector(s.version)
-	col.res.Comparison = comparison
-	if _, err := scanner.Run(ctx, src, opts, col); err != nil {
-		return nil, "", runError(err)
-	}
+	col.res.Comparison = res.Comparison
 	return s.scanReply(c, col.result())
 }
 
@@ -521,60 +454,18 @@ func rev(a *args, name string) (string, *toolError) {
 	return r, nil
 }
 
-// diffSource builds the comparison scan_diff documents. With no base and
-// an unborn HEAD (no commit yet), "HEAD vs the working tree" is the index
-// against the empty tree followed by the working tree against the index.
-func diffSource(repo *gitsrc.Repo, base, head string, staged bool, paths []string) (scanner.Source, string, error) {
-	opts := gitsrc.DiffOptions{Staged: staged, Paths: paths}
-	var comparison string
+// diffTarget is the comparison scan_diff documents: with no base, HEAD
+// against the working tree (the empty tree before the first commit) or,
+// with staged, the index.
+func diffTarget(base, head string, staged bool, paths []string) engine.Target {
+	o := gitsrc.DiffOptions{Staged: staged, Paths: paths}
 	switch {
-	// The comparison names the arguments, never the revisions: a branch
-	// name can hold a catalogued name.
 	case base != "" && head != "":
-		opts.Revs = []string{base, head}
-		comparison = "base vs head (commits), with the commit messages in between"
-	case base != "" && strings.Contains(base, "..."):
-		opts.Revs = []string{base}
-		comparison = "the merge base of the two sides of base vs its second side, with the commit messages in between"
-	case base != "" && strings.Contains(base, ".."):
-		opts.Revs = []string{base}
-		comparison = "the first side of base vs its second side (commits), with the commit messages in between"
-	case base != "" && staged:
-		opts.Revs = []string{base}
-		comparison = "base vs the index (staged changes)"
+		o.Revs = []string{base, head}
 	case base != "":
-		opts.Revs = []string{base}
-		comparison = "base vs the working tree, including untracked files"
-	case staged:
-		comparison = "HEAD vs the index (what git commit would record)"
-	default:
-		opts.Revs = []string{"HEAD"}
-		comparison = "HEAD vs the working tree, including untracked files (everything not committed yet)"
+		o.Revs = []string{base}
+	case !staged:
+		o.Revs, o.EmptyIfUnborn = []string{"HEAD"}, true
 	}
-	src, err := repo.Diff(opts)
-	var re *gitsrc.RevError
-	if err != nil && base == "" && !staged && errors.As(err, &re) && re.Rev == "HEAD" {
-		first, err := repo.Diff(gitsrc.DiffOptions{Staged: true, Paths: paths})
-		if err != nil {
-			return nil, "", err
-		}
-		second, err := repo.Diff(gitsrc.DiffOptions{Paths: paths})
-		if err != nil {
-			return nil, "", err
-		}
-		return chain{first, second}, "the working tree, including untracked files, vs an empty tree (the repository has no commit yet)", nil
-	}
-	return src, comparison, err
-}
-
-// chain yields the fragments of several sources in turn.
-type chain []scanner.Source
-
-func (c chain) Fragments(ctx context.Context, yield func(*scanner.Fragment) error) error {
-	for _, s := range c {
-		if err := s.Fragments(ctx, yield); err != nil {
-			return err
-		}
-	}
-	return nil
+	return engine.Target(engine.Diff(o))
 }

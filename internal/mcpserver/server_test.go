@@ -550,14 +550,13 @@ func TestRepoSettingsApply(t *testing.T) {
 func TestWarmCache(t *testing.T) {
 	f := newFixture(t)
 	h := f.start(t)
-	cache := h.srv.cache
-	_, _, compiled, err := cache.get("")
-	if err != nil || !compiled {
-		t.Fatalf("first get: compiled=%v err=%v", compiled, err)
+	first, _, err := h.srv.eng.Catalog("")
+	if err != nil {
+		t.Fatalf("first get: %v", err)
 	}
 	for range 3 {
-		if _, _, compiled, err := cache.get(""); err != nil || compiled {
-			t.Fatalf("unchanged catalog recompiled (%v, %v)", compiled, err)
+		if m, _, err := h.srv.eng.Catalog(""); err != nil || m != first {
+			t.Fatalf("unchanged catalog recompiled (%v)", err)
 		}
 	}
 	// A change of the file is picked up by the next call.
@@ -566,7 +565,11 @@ func TestWarmCache(t *testing.T) {
 	if got := ruleCounts(r); got["catalog/NEW"] != 1 || got["catalog/PER-001"] != 0 {
 		t.Fatalf("after edit: %v", got)
 	}
-	if _, _, compiled, _ := cache.get(""); compiled {
+	second, _, _ := h.srv.eng.Catalog("")
+	if second == first {
+		t.Fatal("the edited catalog was not recompiled")
+	}
+	if m, _, _ := h.srv.eng.Catalog(""); m != second {
 		t.Fatal("recompiled twice after one edit")
 	}
 	// A broken catalog is an error, and a fixed one works again.
