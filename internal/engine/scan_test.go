@@ -82,7 +82,10 @@ type collected struct {
 	summary  *finding.Summary
 }
 
-func (c *collected) Finding(f *finding.Finding) error { c.findings = append(c.findings, *f); return nil }
+func (c *collected) Finding(f *finding.Finding) error {
+	c.findings = append(c.findings, *f)
+	return nil
+}
 func (c *collected) Summary(s *finding.Summary) error { c.summary = s; return nil }
 
 func (c *collected) where() string {
