@@ -3,25 +3,11 @@ package action
 import (
 	"errors"
 
+	"github.com/privscan/privscan/internal/engine"
 	"github.com/privscan/privscan/internal/gitsrc"
 )
 
-// Error is an error of the Action with an actionable hint. Neither its
-// message nor its hint holds a catalog value or scanned text.
-type Error struct {
-	err  error
-	hint string
-}
-
-func (e *Error) Error() string { return e.err.Error() }
-
-// Unwrap returns the cause.
-func (e *Error) Unwrap() error { return e.err }
-
-// Hint returns one sentence telling the user what to do.
-func (e *Error) Hint() string { return e.hint }
-
-// ErrPullRequestTarget is returned (wrapped in an *Error) for a
+// ErrPullRequestTarget is returned (with a hint) for a
 // pull_request_target event.
 var ErrPullRequestTarget = errors.New("refusing to scan a pull_request_target event: that event runs with the base repository's secrets and a write token, so checking out and scanning the pull request's untrusted head there hands attacker-controlled content (its files, its .privscan.toml, and its action.yml if the workflow uses ./) a privileged job")
 
@@ -36,12 +22,12 @@ func gitError(err error) error {
 	var re *gitsrc.RevError
 	if errors.As(err, &re) {
 		if re.Shallow {
-			return &Error{err: err, hint: ShallowHint}
+			return engine.WithHint(err, ShallowHint)
 		}
-		return &Error{err: err, hint: MissingHint}
+		return engine.WithHint(err, MissingHint)
 	}
 	if errors.Is(err, gitsrc.ErrNotRepo) {
-		return &Error{err: err, hint: "check out the repository first (actions/checkout with `fetch-depth: 0`)"}
+		return engine.WithHint(err, "check out the repository first (actions/checkout with `fetch-depth: 0`)")
 	}
 	return err
 }

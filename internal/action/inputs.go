@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/privscan/privscan/internal/engine"
 )
 
 // The environment variables through which action.yml passes the Action's
@@ -60,19 +62,19 @@ func ReadInputs(getenv func(string) string) (Inputs, error) {
 	}
 	for _, r := range []struct{ name, v string }{{"base", in.Base}, {"head", in.Head}} {
 		if err := checkRev(r.v); err != nil {
-			return Inputs{}, &Error{err: fmt.Errorf("input %s: %w", r.name, err), hint: "give a commit SHA, branch or tag, e.g. ${{ github.event.pull_request.base.sha }}"}
+			return Inputs{}, engine.WithHint(fmt.Errorf("input %s: %w", r.name, err), "give a commit SHA, branch or tag, e.g. ${{ github.event.pull_request.base.sha }}")
 		}
 	}
 	switch in.FailOn {
 	case "", "error", "warning", "note", "never":
 	default:
-		return Inputs{}, &Error{err: errors.New("input fail-on: unknown level"), hint: "use error, warning, note or never"}
+		return Inputs{}, engine.WithHint(errors.New("input fail-on: unknown level"), "use error, warning, note or never")
 	}
 	if strings.ContainsAny(in.SARIFFile, "\x00\r\n") {
-		return Inputs{}, &Error{err: fmt.Errorf("input sarif-file: not a usable file name"), hint: "give a path such as privscan.sarif"}
+		return Inputs{}, engine.WithHint(fmt.Errorf("input sarif-file: not a usable file name"), "give a path such as privscan.sarif")
 	}
 	if strings.ContainsFunc(in.Category, unicode.IsControl) {
-		return Inputs{}, &Error{err: fmt.Errorf("input category: contains control characters"), hint: "use a short identifier such as privscan/pr"}
+		return Inputs{}, engine.WithHint(fmt.Errorf("input category: contains control characters"), "use a short identifier such as privscan/pr")
 	}
 	var err error
 	if in.ScanPRText, err = boolInput(getenv, EnvScanPRText, "scan-pr-text", true); err != nil {
@@ -98,7 +100,7 @@ func boolInput(getenv func(string) string, env, name string, def bool) (bool, er
 	case "false", "False", "FALSE":
 		return false, nil
 	}
-	return false, &Error{err: fmt.Errorf("input %s: not a boolean", name), hint: "use true or false"}
+	return false, engine.WithHint(fmt.Errorf("input %s: not a boolean", name), "use true or false")
 }
 
 // checkRev refuses revisions that could be read as an option or that hold

@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/privscan/privscan/internal/engine"
 	"github.com/privscan/privscan/internal/gitsrc"
 )
 
@@ -81,8 +82,8 @@ func makePlan(event string, ev *Event, in Inputs, githubSHA string, v *repoView)
 		return planManual(in, or(in.Head, githubSHA, "HEAD"), v)
 	}
 	if in.Base == "" {
-		return nil, &Error{err: fmt.Errorf("event %s is not supported without the base input", quoteInput(event)),
-			hint: "run on pull_request, push, merge_group or workflow_dispatch, or set the base (and head) inputs"}
+		return nil, engine.WithHint(fmt.Errorf("event %s is not supported without the base input", quoteInput(event)),
+			"run on pull_request, push, merge_group or workflow_dispatch, or set the base (and head) inputs")
 	}
 	return planManual(in, or(in.Head, githubSHA, "HEAD"), v)
 }
@@ -202,11 +203,11 @@ func parentPlan(prefix string, c *object.Commit) *plan {
 }
 
 func refusePullRequestTarget() error {
-	return &Error{err: ErrPullRequestTarget, hint: "run the action on the `pull_request` event instead: pull requests from forks get no secrets there, so they are skipped with a notice rather than scanned with the catalog in reach of untrusted code"}
+	return engine.WithHint(ErrPullRequestTarget, "run the action on the `pull_request` event instead: pull requests from forks get no secrets there, so they are skipped with a notice rather than scanned with the catalog in reach of untrusted code")
 }
 
 func payloadMissing(what string) error {
-	return &Error{err: fmt.Errorf("event payload has no %s", what), hint: "set the base and head inputs, or run on an event that carries them"}
+	return engine.WithHint(fmt.Errorf("event payload has no %s", what), "set the base and head inputs, or run on an event that carries them")
 }
 
 // rangeDesc describes a range of two full commit IDs by their

@@ -66,7 +66,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	event := getenv("GITHUB_EVENT_NAME")
 	if event == "" {
-		return nil, &Error{err: errors.New("GITHUB_EVENT_NAME is not set"), hint: "privscan action runs inside a GitHub Actions job; on your machine use `privscan diff <base>...<head>`"}
+		return nil, engine.WithHint(errors.New("GITHUB_EVENT_NAME is not set"), "privscan action runs inside a GitHub Actions job; on your machine use `privscan diff <base>...<head>`")
 	}
 	// Refused before anything is read: see ErrPullRequestTarget.
 	if event == "pull_request_target" {
@@ -74,7 +74,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	evPath := getenv("GITHUB_EVENT_PATH")
 	if evPath == "" {
-		return nil, &Error{err: errors.New("GITHUB_EVENT_PATH is not set"), hint: "privscan action runs inside a GitHub Actions job; on your machine use `privscan diff <base>...<head>`"}
+		return nil, engine.WithHint(errors.New("GITHUB_EVENT_PATH is not set"), "privscan action runs inside a GitHub Actions job; on your machine use `privscan diff <base>...<head>`")
 	}
 	ev, err := readEvent(evPath)
 	if err != nil {

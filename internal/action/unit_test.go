@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/privscan/privscan/internal/engine"
 )
 
 const (
@@ -176,7 +178,7 @@ func TestReadInputs(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s=%q: err %v, want %q", c.k, c.v, err, c.want)
 		}
-		if e, ok := err.(*Error); !ok || e.Hint() == "" {
+		if engine.Hint(err) == "" {
 			t.Errorf("%s=%q: no hint", c.k, c.v)
 		}
 		// The value itself is never repeated: inputs can hold

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/privscan/privscan/internal/action"
@@ -44,10 +43,6 @@ func runAction(ctx context.Context, env *Env, args []string) error {
 		Secrets:     true,
 	})
 	if err != nil {
-		var ae *action.Error
-		if errors.As(err, &ae) && ae.Hint() != "" {
-			return withHint(err, ae.Hint())
-		}
 		return err
 	}
 	if res.ExitCode != 0 && env.Getenv("GITHUB_OUTPUT") == "" {
