@@ -31,8 +31,8 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/BurntSushi/toml"
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/pelletier/go-toml/v2"
 	"github.com/privscan/privscan/finding"
 )
 
@@ -112,22 +112,28 @@ func readAll(f *os.File) ([]byte, error) {
 // Parse parses the contents of a .privscan.toml.
 func Parse(data []byte) (*Repo, error) {
 	var raw rawRepo
-	md, err := toml.Decode(string(data), &raw)
-	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return nil, fmt.Errorf("%s line %d: invalid TOML", FileName, pe.Position.Line)
+	dec := toml.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&raw); err != nil {
+		// The decoder's messages quote the file: keep positions and key
+		// names privscan knows only.
+		var sm *toml.StrictMissingError
+		if errors.As(err, &sm) && len(sm.Errors) > 0 {
+			// Name only sections privscan knows: an unknown table's name
+			// is text from the file, reported as the unknown top-level key
+			// it is.
+			k := sm.Errors[0].Key()
+			if len(k) > 1 && slices.Contains(topKeys, k[0]) {
+				return nil, &KeyError{Section: k[0], Key: k[len(k)-1], Known: sectionKeys(k[0])}
+			}
+			return nil, &KeyError{Key: k[0], Known: topKeys}
+		}
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			line, _ := de.Position()
+			return nil, fmt.Errorf("%s line %d: invalid TOML or wrong value type", FileName, line)
 		}
 		return nil, fmt.Errorf("%s: invalid TOML or wrong value type", FileName)
-	}
-	if und := md.Undecoded(); len(und) > 0 {
-		// Name only sections privscan knows: an unknown table's name is
-		// text from the file, reported as the unknown top-level key it is.
-		k := und[0]
-		if len(k) > 1 && slices.Contains(topKeys, k[0]) {
-			return nil, &KeyError{Section: k[0], Key: k[len(k)-1], Known: sectionKeys(k[0])}
-		}
-		return nil, &KeyError{Key: k[0], Known: topKeys}
 	}
 	r := &Repo{Exclude: raw.Exclude, Detectors: map[string]bool{}, Severity: map[string]finding.Severity{}}
 	switch raw.FailOn {

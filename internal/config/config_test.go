@@ -191,7 +191,7 @@ func TestLoadFiles(t *testing.T) {
 // repoErrorShape lists every message Parse may return. The only parts that
 // come from the input are line numbers and counts.
 var repoErrorShape = regexp.MustCompile(`^\.privscan\.toml(` +
-	` line \d+: invalid TOML` +
+	` line \d+: invalid TOML( or wrong value type)?` +
 	`|: invalid TOML or wrong value type` +
 	`|: unknown key at the top level \(known: fail-on, exclude, detectors, severity\)` +
 	`|: fail-on must be error, warning, note or never` +
