@@ -12,7 +12,6 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/privscan/privscan/catalog"
 	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/internal/textpos"
 )
@@ -31,7 +30,7 @@ type Options struct {
 	Exclude func(path string) bool
 	// Severity overrides the severity of a rule ID; a zero Severity in the
 	// map disables the rule.
-	Severity map[string]catalog.Severity
+	Severity map[string]finding.Severity
 	// Suppressed maps fingerprints to the source that suppresses them
 	// ("ignore-file", "baseline").
 	Suppressed map[string]string

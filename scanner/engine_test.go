@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/finding"
 )
 
 // wordDetector reports every occurrence of word as rule test/word.
@@ -29,7 +29,7 @@ func (d wordDetector) Detect(f *Fragment, emit func(Match)) {
 			if k < 0 {
 				break
 			}
-			emit(Match{Line: i, Start: off + k, End: off + k + len(d.word), RuleID: "test/word", Source: "catalog", Category: "person", Severity: catalog.SeverityError})
+			emit(Match{Line: i, Start: off + k, End: off + k + len(d.word), RuleID: "test/word", Source: "catalog", Category: "person", Severity: finding.SeverityError})
 			off += k + len(d.word)
 		}
 	}
@@ -158,11 +158,11 @@ func TestSuppression(t *testing.T) {
 		t.Errorf("baseline: %d findings, summary %+v", len(c2.findings), c2.summary)
 	}
 	// severity override and disable
-	c3 := run(t, src, Options{Detectors: det, Severity: map[string]catalog.Severity{"test/word": catalog.SeverityNote}})
-	if c3.findings[0].Severity != catalog.SeverityNote {
+	c3 := run(t, src, Options{Detectors: det, Severity: map[string]finding.Severity{"test/word": finding.SeverityNote}})
+	if c3.findings[0].Severity != finding.SeverityNote {
 		t.Error("severity override ignored")
 	}
-	c4 := run(t, src, Options{Detectors: det, Severity: map[string]catalog.Severity{"test/word": 0}})
+	c4 := run(t, src, Options{Detectors: det, Severity: map[string]finding.Severity{"test/word": 0}})
 	if len(c4.findings) != 0 {
 		t.Error("disabled rule still reported")
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/privscan/privscan/broker"
 	"github.com/privscan/privscan/finding"
+	"github.com/privscan/privscan/internal/engine"
 	"github.com/privscan/privscan/internal/pii"
 	"github.com/privscan/privscan/internal/secrets"
 	"github.com/privscan/privscan/scanner"
@@ -63,7 +64,7 @@ func newMasker(env *Env, key string) (*masker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loading the secret rules: %w", err)
 	}
-	dets := []scanner.Detector{scanner.NewCatalogDetector(m), p, sec}
+	dets := []scanner.Detector{engine.NewCatalogDetector(m), p, sec}
 	return &masker{r: scanner.NewRedactor(scanner.Options{Detectors: dets})}, nil
 }
 

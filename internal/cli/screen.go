@@ -9,6 +9,7 @@ import (
 
 	"github.com/privscan/privscan/broker"
 	"github.com/privscan/privscan/finding"
+	"github.com/privscan/privscan/internal/engine"
 	"github.com/privscan/privscan/internal/pii"
 	"github.com/privscan/privscan/internal/secrets"
 	"github.com/privscan/privscan/internal/suggest"
@@ -67,7 +68,7 @@ func (s *screen) load(ctx context.Context) {
 		m, _, cerr := b.OpenCatalog(s.key)
 		switch {
 		case cerr == nil:
-			dets = append(dets, scanner.NewCatalogDetector(m))
+			dets = append(dets, engine.NewCatalogDetector(m))
 			opts.FingerprintKey = m.FingerprintKey()
 		case !errors.Is(cerr, broker.ErrConfigMissing):
 			return // a catalog exists but cannot be read

@@ -100,7 +100,7 @@ func options(s settings) (scanner.Options, error) {
 	if repo == nil {
 		repo = &config.Repo{}
 	}
-	dets := []scanner.Detector{scanner.NewCatalogDetector(s.matcher)}
+	dets := []scanner.Detector{NewCatalogDetector(s.matcher)}
 
 	enabled := map[string]bool{}
 	any := false

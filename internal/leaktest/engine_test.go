@@ -113,7 +113,7 @@ func (w *world) panicMatrix(t *testing.T) {
 // it reports every catalog match with the matched text, spelled by spell,
 // as the rule's description, which every renderer prints.
 type leakyDetector struct {
-	inner *scanner.CatalogDetector
+	inner *engine.CatalogDetector
 	spell func(matched []byte) string
 }
 
@@ -141,7 +141,7 @@ func TestHarnessCatchesLeaks(t *testing.T) {
 	for _, sp := range spellings {
 		for _, format := range formats {
 			var out bytes.Buffer
-			opts := scanner.Options{Detectors: []scanner.Detector{leakyDetector{inner: scanner.NewCatalogDetector(m), spell: sp.fn}}}
+			opts := scanner.Options{Detectors: []scanner.Detector{leakyDetector{inner: engine.NewCatalogDetector(m), spell: sp.fn}}}
 			if _, err := scanner.Run(context.Background(), &scanner.TextSource{R: strings.NewReader(text)}, opts, newRenderer(format, &out)); err != nil {
 				t.Fatal(err)
 			}
@@ -168,7 +168,7 @@ func TestHarnessCatchesLeaks(t *testing.T) {
 	// given: run it on a throw-away testing.T.
 	w := &world{det: det, cases: map[string]int{}}
 	var out bytes.Buffer
-	opts := scanner.Options{Detectors: []scanner.Detector{leakyDetector{inner: scanner.NewCatalogDetector(m), spell: func(b []byte) string { return string(b) }}}}
+	opts := scanner.Options{Detectors: []scanner.Detector{leakyDetector{inner: engine.NewCatalogDetector(m), spell: func(b []byte) string { return string(b) }}}}
 	if _, err := scanner.Run(context.Background(), &scanner.TextSource{R: strings.NewReader(text)}, opts, newRenderer("text", &out)); err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +179,7 @@ func TestHarnessCatchesLeaks(t *testing.T) {
 	}
 	// No false alarm on the clean renderer.
 	out.Reset()
-	opts.Detectors = []scanner.Detector{scanner.NewCatalogDetector(m)}
+	opts.Detectors = []scanner.Detector{engine.NewCatalogDetector(m)}
 	if _, err := scanner.Run(context.Background(), &scanner.TextSource{R: strings.NewReader(text)}, opts, newRenderer("json", &out)); err != nil {
 		t.Fatal(err)
 	}

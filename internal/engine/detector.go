@@ -1,10 +1,11 @@
-package scanner
+package engine
 
 import (
 	"sync"
 
 	"github.com/privscan/privscan/catalog"
 	"github.com/privscan/privscan/finding"
+	"github.com/privscan/privscan/scanner"
 )
 
 // CatalogDetector runs a compiled catalog on every line of a fragment.
@@ -24,11 +25,11 @@ func NewCatalogDetector(m *catalog.Matcher) *CatalogDetector {
 	return d
 }
 
-// Name implements Detector.
+// Name implements scanner.Detector.
 func (d *CatalogDetector) Name() string { return finding.SourceCatalog }
 
-// Detect implements Detector.
-func (d *CatalogDetector) Detect(f *Fragment, emit func(Match)) {
+// Detect implements scanner.Detector.
+func (d *CatalogDetector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	buf, _ := d.pool.Get().(*[]catalog.Match)
 	if buf == nil {
 		buf = new([]catalog.Match)
@@ -37,7 +38,7 @@ func (d *CatalogDetector) Detect(f *Fragment, emit func(Match)) {
 		ms := d.m.Find(f.Lines[i].Text, (*buf)[:0])
 		for _, m := range ms {
 			r := &d.rules[m.Rule]
-			emit(Match{
+			emit(scanner.Match{
 				Line: i, Start: m.Start, End: m.End,
 				RuleID: d.ids[m.Rule], Source: finding.SourceCatalog, Category: r.Category,
 				Severity: r.Severity, Description: r.Description,
