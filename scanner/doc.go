@@ -1,7 +1,9 @@
-// Package scanner is privscan's engine: it reads fragments of text from a
+// Package scanner runs privscan's detectors: it reads fragments of text from a
 // Source (the added lines of a diff, whole files, commit messages, free
 // text), runs Detectors on them in parallel, and hands one deterministic
-// stream of Findings to a Handler (a renderer).
+// stream of Findings to a Handler (a renderer). Which detectors run and with
+// what policy is decided by internal/engine; the stream's types are in package
+// finding.
 //
 //	Source ──fragments──▶ workers (Detectors) ──matches──▶ ordered stage ──Findings──▶ Handler
 //
