@@ -4,7 +4,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"time"
 )
 
 // Options configure a Broker.
@@ -112,12 +111,12 @@ func (b *Broker) LoadContext(key string) ([]byte, error) {
 		e.Key = key
 		return nil, e
 	}
-	p, ok := lookup(km.keys, key)
+	ent, ok := lookup(km.keys, key)
 	if !ok {
 		return nil, &Error{Code: CodeUnknownKey, Key: key, Path: b.mapPath,
 			msg: "unknown key " + quoteKey(key) + " in key map " + b.mapPath}
 	}
-	full, e := b.entryPath(km, p, key)
+	full, e := b.entryPath(km, ent.paths[0], key)
 	if e != nil {
 		return nil, e
 	}
@@ -140,8 +139,9 @@ func (b *Broker) entryErr(ferr *fileErr, key, file, what string) *Error {
 }
 
 // isCatalogFile reports whether the resolved path real is the same file as
-// any catalog the broker could read: a [catalogs] entry or
-// PRIVSCAN_CATALOG_FILE. Entries that cannot be resolved are ignored.
+// any catalog or seal key the broker could read: a file of a [catalogs]
+// entry, a seal-key file, or a file of PRIVSCAN_CATALOG_FILE. Entries that
+// cannot be resolved are ignored.
 func (b *Broker) isCatalogFile(km *keyMap, real string) bool {
 	fi, err := os.Stat(real)
 	if err != nil {
@@ -152,163 +152,24 @@ func (b *Broker) isCatalogFile(km *keyMap, real string) bool {
 		return err == nil && os.SameFile(fi, ci)
 	}
 	home := b.getenv("HOME")
+	names := []string{km.sealKey}
 	for _, c := range km.catalogs {
-		if full, err := expandPath(c.path, km.dir, home); err == nil && same(full) {
+		names = append(names, c.sealKey)
+		names = append(names, c.paths...)
+	}
+	for _, p := range names {
+		if p == "" {
+			continue
+		}
+		if full, err := expandPath(p, km.dir, home); err == nil && same(full) {
 			return true
 		}
 	}
-	if f := b.getenv("PRIVSCAN_CATALOG_FILE"); f != "" && same(f) {
-		return true
+	for _, f := range envFiles(b.getenv(EnvCatalogFile)) {
+		if same(f) {
+			return true
+		}
 	}
 	return false
 }
 
-// Source says where a catalog came from.
-type Source uint8
-
-const (
-	// SourceMap is a [catalogs] entry of the key map.
-	SourceMap Source = iota + 1
-	// SourceEnv is the PRIVSCAN_CATALOG environment variable.
-	SourceEnv
-	// SourceEnvFile is the file named by PRIVSCAN_CATALOG_FILE.
-	SourceEnvFile
-)
-
-func (s Source) String() string {
-	switch s {
-	case SourceMap:
-		return "map"
-	case SourceEnv:
-		return "env"
-	case SourceEnvFile:
-		return "env-file"
-	}
-	return "unknown"
-}
-
-// CatalogInfo is the value-free identity of a catalog source, for caching
-// (recompile when it changes) and diagnostics.
-type CatalogInfo struct {
-	Source Source
-	// Key is the [catalogs] key used ("default" when none was given);
-	// "" for the environment sources.
-	Key string
-	// Path is the resolved path of the catalog file; "" for SourceEnv.
-	// It is for cache invalidation and the local user's diagnostics only.
-	Path string
-	// ModTime and Size come from fstat of the file read (or stat, for
-	// StatCatalog). For SourceEnv, Size is the content's length and ModTime
-	// is zero.
-	ModTime time.Time
-	Size    int64
-}
-
-// Same reports whether i and o describe the same unchanged source.
-func (i CatalogInfo) Same(o CatalogInfo) bool {
-	return i.Source == o.Source && i.Key == o.Key && i.Path == o.Path &&
-		i.Size == o.Size && i.ModTime.Equal(o.ModTime)
-}
-
-// defaultCatalogKey is the catalog key used when none is named (docs/keymap.md).
-const defaultCatalogKey = "default"
-
-// catalogTarget is a resolved catalog source before it is read.
-type catalogTarget struct {
-	info    CatalogInfo
-	content []byte // SourceEnv only
-	file    string // the path to read (as written, expanded); not SourceEnv
-	key     string // the caller's key, for messages
-	what    string // message subject prefix: "catalog key " or ""
-}
-
-// catalogTarget applies the precedence of docs/keymap.md: an explicit key, then
-// PRIVSCAN_CATALOG, then PRIVSCAN_CATALOG_FILE, then [catalogs] default.
-func (b *Broker) catalogTarget(key string) (*catalogTarget, *Error) {
-	if key == "" {
-		if c := b.getenv("PRIVSCAN_CATALOG"); c != "" {
-			if len(c) > MaxFileSize {
-				return nil, &Error{Code: CodeTooLarge, msg: "PRIVSCAN_CATALOG: catalog is larger than 64 MiB"}
-			}
-			return &catalogTarget{info: CatalogInfo{Source: SourceEnv, Size: int64(len(c))}, content: []byte(c)}, nil
-		}
-		if f := b.getenv("PRIVSCAN_CATALOG_FILE"); f != "" {
-			return &catalogTarget{info: CatalogInfo{Source: SourceEnvFile}, file: f}, nil
-		}
-	}
-	km, e := b.loadMap()
-	if e != nil {
-		e.Key = key
-		if key == "" && e.Code == CodeConfigMissing {
-			e.msg += " and neither PRIVSCAN_CATALOG nor PRIVSCAN_CATALOG_FILE is set"
-		}
-		return nil, e
-	}
-	name := key
-	if name == "" {
-		name = defaultCatalogKey
-	}
-	p, ok := lookup(km.catalogs, name)
-	if !ok {
-		if key == "" {
-			return nil, &Error{Code: CodeUnknownKey, Path: b.mapPath,
-				msg:  "no catalog named: key map " + b.mapPath + " has no [catalogs] default entry",
-				hint: "pass --catalog-key, set PRIVSCAN_CATALOG, or add a default entry under [catalogs]"}
-		}
-		return nil, &Error{Code: CodeUnknownKey, Key: key, Path: b.mapPath,
-			msg: "unknown catalog key " + quoteKey(key) + " in key map " + b.mapPath}
-	}
-	full, e := b.entryPath(km, p, key)
-	if e != nil {
-		return nil, e
-	}
-	return &catalogTarget{info: CatalogInfo{Source: SourceMap, Key: name}, file: full, key: name, what: "catalog key "}, nil
-}
-
-// fileError puts a file-rule failure of a catalog source in context.
-func (b *Broker) fileError(t *catalogTarget, ferr *fileErr) *Error {
-	if t.info.Source == SourceEnvFile {
-		return &Error{Code: ferr.code, File: t.file, err: ferr.err, msg: "PRIVSCAN_CATALOG_FILE: " + ferr.msg}
-	}
-	return b.entryErr(ferr, t.key, t.file, t.what)
-}
-
-// catalogSource returns the bytes of the catalog selected by key ("" for the
-// default precedence) and its identity.
-func (b *Broker) catalogSource(key string) ([]byte, CatalogInfo, error) {
-	t, e := b.catalogTarget(key)
-	if e != nil {
-		return nil, CatalogInfo{}, e
-	}
-	if t.info.Source == SourceEnv {
-		return t.content, t.info, nil
-	}
-	data, meta, ferr := readFile(t.file, MaxFileSize, true)
-	if ferr != nil {
-		return nil, CatalogInfo{}, b.fileError(t, ferr)
-	}
-	info := t.info
-	info.Path, info.ModTime, info.Size = meta.path, meta.modTime, meta.size
-	return data, info, nil
-}
-
-// StatCatalog resolves the catalog that ReadCatalog(key) would read and
-// returns its identity without reading it, so a long-running server can
-// recompile only when Same reports a change. The file rules that need no
-// open (symlinks, .md, type, size) are applied.
-func (b *Broker) StatCatalog(key string) (CatalogInfo, error) {
-	t, e := b.catalogTarget(key)
-	if e != nil {
-		return CatalogInfo{}, e
-	}
-	if t.info.Source == SourceEnv {
-		return t.info, nil
-	}
-	real, fi, ferr := resolve(t.file, MaxFileSize, true)
-	if ferr != nil {
-		return CatalogInfo{}, b.fileError(t, ferr)
-	}
-	info := t.info
-	info.Path, info.ModTime, info.Size = real, fi.ModTime(), fi.Size()
-	return info, nil
-}

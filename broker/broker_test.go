@@ -508,7 +508,8 @@ func TestCatalogSourcePrecedence(t *testing.T) {
 		code    Code
 	}{
 		{name: "map default", want: "from map default", source: SourceMap, infoKey: "default"},
-		{name: "env content", env: map[string]string{"PRIVSCAN_CATALOG": "from env", "PRIVSCAN_CATALOG_FILE": envFile}, want: "from env", source: SourceEnv},
+		{name: "env content", env: map[string]string{"PRIVSCAN_CATALOG": "from env"}, want: "from env", source: SourceEnv},
+		{name: "env content and file combine", env: map[string]string{"PRIVSCAN_CATALOG": "from env", "PRIVSCAN_CATALOG_FILE": envFile}, want: "from env|from env file", source: SourceEnv},
 		{name: "env file", env: map[string]string{"PRIVSCAN_CATALOG_FILE": envFile}, want: "from env file", source: SourceEnvFile},
 		{name: "empty env is unset", env: map[string]string{"PRIVSCAN_CATALOG": "", "PRIVSCAN_CATALOG_FILE": ""}, want: "from map default", source: SourceMap, infoKey: "default"},
 		{name: "explicit key beats env", env: map[string]string{"PRIVSCAN_CATALOG": "from env", "PRIVSCAN_CATALOG_FILE": envFile}, key: "payments", want: "from map payments", source: SourceMap, infoKey: "payments"},
@@ -526,7 +527,8 @@ func TestCatalogSourcePrecedence(t *testing.T) {
 				env[k] = v
 			}
 			b, _ := Open(Options{Getenv: func(k string) string { return env[k] }})
-			data, info, err := b.catalogSource(tc.key)
+			datas, info, err := b.catalogSource(tc.key)
+			data := strings.Join(datas, "|")
 			st, serr := b.StatCatalog(tc.key)
 			if tc.code != "" {
 				if codeOf(err) != tc.code || codeOf(serr) != tc.code {
@@ -539,10 +541,10 @@ func TestCatalogSourcePrecedence(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || serr != nil || string(data) != tc.want {
+			if err != nil || serr != nil || data != tc.want {
 				t.Fatalf("got (%q, %v, %v)", data, err, serr)
 			}
-			if info.Source != tc.source || info.Key != tc.infoKey || info.Size != int64(len(tc.want)) {
+			if info.Source != tc.source || info.Key != tc.infoKey || info.Size != int64(len(datas[0])) {
 				t.Fatalf("info %+v", info)
 			}
 			if (info.Path == "") != (tc.source == SourceEnv) || !info.Same(st) {
@@ -608,8 +610,8 @@ func TestLookup(t *testing.T) {
 		es = append(es, km.keys...)
 	}
 	for i := range 50 {
-		p, ok := lookup(es, "k"+strconv.Itoa(i))
-		if !ok || p != "p"+strconv.Itoa(i)+".md" {
+		e, ok := lookup(es, "k"+strconv.Itoa(i))
+		if p := e.paths; !ok || len(p) != 1 || p[0] != "p"+strconv.Itoa(i)+".md" {
 			t.Fatalf("k%d: %q %v", i, p, ok)
 		}
 	}
@@ -640,4 +642,29 @@ func TestErrorsIsAndHints(t *testing.T) {
 			t.Errorf("sentinel text %q", sentinel(c))
 		}
 	}
+}
+
+// catalogSource returns the content of each catalog selected by key, as
+// OpenCatalog would read it, and the selection's identity.
+func (b *Broker) catalogSource(key string) ([]string, CatalogInfo, error) {
+	sel, e := b.selectCatalogs(key)
+	if e != nil {
+		return nil, CatalogInfo{}, e
+	}
+	var out []string
+	var parts []CatalogPart
+	for i, p := range sel.parts {
+		if p.source == SourceEnv {
+			out = append(out, string(p.content))
+			parts = append(parts, CatalogPart{Source: SourceEnv, Size: int64(len(p.content))})
+			continue
+		}
+		data, meta, ferr := readFile(p.file, MaxFileSize, true)
+		if ferr != nil {
+			return nil, CatalogInfo{}, b.partErr(sel, i, ferr)
+		}
+		out = append(out, string(data))
+		parts = append(parts, CatalogPart{Source: p.source, Path: meta.path, ModTime: meta.modTime, Size: meta.size})
+	}
+	return out, newInfo(sel.key, parts), nil
 }

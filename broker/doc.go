@@ -6,11 +6,13 @@
 // The key map is a TOML file, by default
 // $XDG_CONFIG_HOME/privscan/context-map.toml (~/.config/privscan/ when
 // XDG_CONFIG_HOME is unset, empty or not absolute). It holds exactly two
-// tables of strings: [keys] maps context keys to Markdown files that
+// tables: [keys] maps context keys to Markdown files (path strings) that
 // [Broker.LoadContext] returns, and [catalogs] maps catalog keys to catalogs
-// that only the scanner reads ([Broker.ReadCatalog], [Broker.OpenCatalog]).
-// Any other top-level entry, a non-string or empty value, or an empty key is
-// config_invalid. A TOML syntax error is reported with its line and column
+// that only the scanner reads ([Broker.ReadCatalog], [Broker.OpenCatalog]):
+// a path, a list of paths, or a table {files = <path or list>, seal-key =
+// <path>}; the reserved name seal-key in [catalogs] names the seal key file
+// of every entry without its own. Any other top-level entry, a value of
+// another type, an empty path or list, or an empty key is config_invalid. A TOML syntax error is reported with its line and column
 // only, never the decoder's text (which quotes the offending line). The map
 // is re-read on every call, so edits take effect without a restart; a Broker
 // holds no mutable state and is safe for concurrent use.
@@ -26,10 +28,16 @@
 //
 // # Catalog sources
 //
-// When no catalog key is given, the catalog comes from PRIVSCAN_CATALOG (the
-// Markdown itself) if it is set and non-empty, then from the file named by
-// PRIVSCAN_CATALOG_FILE, then from the map's [catalogs] "default" entry. An
-// explicit key (--catalog-key, an MCP catalog_key) skips the environment.
+// When no catalog key is given, the catalogs come from the environment if
+// PRIVSCAN_CATALOG (the Markdown itself) or PRIVSCAN_CATALOG_FILE (one or
+// more files, separated like PATH) is set and non-empty — both combined
+// when both are set, PRIVSCAN_CATALOG first — else from the map's
+// [catalogs] "default" entry. An explicit key (--catalog-key, an MCP
+// catalog_key) skips the environment. A [catalogs] entry may name one file
+// or a list of files. The catalogs of one selection are combined
+// (catalog.Combine): rule IDs must be unique across them (a duplicate is
+// catalog_invalid), each rule's fingerprints are keyed by its own
+// catalog's key and the built-in detectors' by the first catalog's.
 //
 // # File rules
 //

@@ -2,6 +2,7 @@ package broker
 
 import (
 	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/BurntSushi/toml"
@@ -13,7 +14,10 @@ var mapErrorShape = regexp.MustCompile(`^(` +
 	`line \d+(, column \d+)?: invalid TOML|invalid TOML` +
 	`|\[(keys|catalogs)\] must be a table` +
 	`|\[(keys|catalogs)\] has an empty key` +
-	`|an entry in \[(keys|catalogs)\] (is not a string \(a path\)|has an empty path|has a path with a NUL byte)` +
+	`|an entry in \[(keys|catalogs)\] (is not a string \(a path\)|has an empty path|has a path with a NUL byte)(, a list of paths or a table \{files, seal-key\})?` +
+	`|an entry in \[catalogs\] (is an empty list|lists more than \d+ files|lists something other than a non-empty path string)` +
+	`|a catalog entry written as a table (needs files = \[\.\.\.\]|may hold only files and seal-key)` +
+	`|the seal-key entry in \[catalogs\] must be the path of a key file` +
 	`|unknown section \(only \[keys\] and \[catalogs\] are allowed\)` +
 	`|unexpected top-level key \(entries belong under \[keys\] or \[catalogs\]\)` +
 	`)$`)
@@ -30,6 +34,9 @@ func FuzzLoadMap(f *testing.F) {
 		"[\"weird name!\"]\n",
 		"[keys]\nx = \"\"\n",
 		"[keys]\nx = \"a\\u0000b.md\"\n",
+		"[catalogs]\ndefault = [\"a.md\", \"b.sealed\"]\nseal-key = \"k\"\n",
+		"[catalogs]\nx = { files = \"a.md\", seal-key = \"k\" }\n[catalogs.y]\nfiles = [\"b.md\"]\n",
+		"[catalogs]\nx = []\ny = [1]\n",
 		"\ufeff[keys]\n",
 		"",
 	} {
@@ -43,20 +50,51 @@ func FuzzLoadMap(f *testing.F) {
 			}
 			return
 		}
-		// Every string entry the TOML decoder sees is found by lookup.
-		var raw map[string]map[string]string
+		// Every entry the TOML decoder sees is found by lookup, with its
+		// paths in order.
+		var raw map[string]map[string]any
 		if _, err := toml.Decode(string(data), &raw); err != nil {
-			t.Fatalf("parseKeyMap accepted what a typed decode rejects: %v", err)
+			t.Fatalf("parseKeyMap accepted what a generic decode rejects: %v", err)
 		}
-		if len(km.keys) != len(raw["keys"]) || len(km.catalogs) != len(raw["catalogs"]) {
-			t.Fatalf("entry counts %d/%d, decoder %d/%d", len(km.keys), len(km.catalogs), len(raw["keys"]), len(raw["catalogs"]))
+		nCat := len(raw["catalogs"])
+		if _, ok := raw["catalogs"][sealKeyName]; ok {
+			nCat--
+		}
+		if len(km.keys) != len(raw["keys"]) || len(km.catalogs) != nCat {
+			t.Fatalf("entry counts %d/%d, decoder %d/%d", len(km.keys), len(km.catalogs), len(raw["keys"]), nCat)
 		}
 		for sec, es := range map[string][]entry{"keys": km.keys, "catalogs": km.catalogs} {
-			for k, p := range raw[sec] {
-				if got, ok := lookup(es, k); !ok || got != p {
+			for k, v := range raw[sec] {
+				if sec == "catalogs" && k == sealKeyName {
+					if km.sealKey != v {
+						t.Fatalf("seal-key not kept")
+					}
+					continue
+				}
+				got, ok := lookup(es, k)
+				if !ok || !slices.Equal(got.paths, pathsOf(v)) {
 					t.Fatalf("[%s] lookup failed", sec)
 				}
 			}
 		}
 	})
+}
+
+// pathsOf returns the paths a decoded entry names.
+func pathsOf(v any) []string {
+	if t, ok := v.(map[string]any); ok {
+		v = t["files"]
+	}
+	switch v := v.(type) {
+	case string:
+		return []string{v}
+	case []any:
+		var out []string
+		for _, p := range v {
+			s, _ := p.(string)
+			out = append(out, s)
+		}
+		return out
+	}
+	return nil
 }

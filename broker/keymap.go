@@ -19,13 +19,28 @@ type keyMap struct {
 	dir      string // folder of the map, for relative paths
 	keys     []entry
 	catalogs []entry
+	// sealKey is the [catalogs] table's seal-key path (for every entry
+	// without its own), or "".
+	sealKey string
 }
 
-// entry is one map entry: the SHA-256 of its key and its path as written.
+// entry is one map entry: the SHA-256 of its key and its path(s) as
+// written.
 type entry struct {
 	digest [32]byte
-	path   string
+	// paths holds the file of a [keys] entry, or the one or more files of
+	// a [catalogs] entry, in order.
+	paths []string
+	// sealKey is a [catalogs] entry's own seal-key path, or "".
+	sealKey string
 }
+
+// sealKeyName is the reserved name, in [catalogs] and in a catalog
+// entry's table, of the seal key file's path.
+const sealKeyName = "seal-key"
+
+// maxCatalogFiles bounds the files one [catalogs] entry may combine.
+const maxCatalogFiles = 64
 
 // mapIssue is a value-free reason a key map is invalid.
 type mapIssue struct {
@@ -52,12 +67,11 @@ func parseKeyMap(data []byte) (*keyMap, error) {
 	}
 	km := &keyMap{}
 	for name, v := range raw {
-		var dst *[]entry
+		catalogs := false
 		switch name {
 		case "keys":
-			dst = &km.keys
 		case "catalogs":
-			dst = &km.catalogs
+			catalogs = true
 		default:
 			return nil, unexpectedTop(name, v)
 		}
@@ -66,21 +80,108 @@ func parseKeyMap(data []byte) (*keyMap, error) {
 			return nil, &mapIssue{msg: fmt.Sprintf("[%s] must be a table", name)}
 		}
 		for k, pv := range tbl {
-			p, ok := pv.(string)
-			switch {
-			case k == "":
+			if k == "" {
 				return nil, &mapIssue{msg: fmt.Sprintf("[%s] has an empty key", name)}
-			case !ok:
-				return nil, &mapIssue{msg: fmt.Sprintf("an entry in [%s] is not a string (a path)", name)}
-			case p == "":
-				return nil, &mapIssue{msg: fmt.Sprintf("an entry in [%s] has an empty path", name)}
-			case strings.IndexByte(p, 0) >= 0:
-				return nil, &mapIssue{msg: fmt.Sprintf("an entry in [%s] has a path with a NUL byte", name)}
 			}
-			*dst = append(*dst, entry{digest: sha256.Sum256([]byte(k)), path: p})
+			if !catalogs {
+				p, err := pathValue(pv, name)
+				if err != nil {
+					return nil, err
+				}
+				km.keys = append(km.keys, entry{digest: sha256.Sum256([]byte(k)), paths: []string{p}})
+				continue
+			}
+			if k == sealKeyName {
+				p, err := sealKeyValue(pv)
+				if err != nil {
+					return nil, err
+				}
+				km.sealKey = p
+				continue
+			}
+			e, err := catalogEntry(pv)
+			if err != nil {
+				return nil, err
+			}
+			e.digest = sha256.Sum256([]byte(k))
+			km.catalogs = append(km.catalogs, e)
 		}
 	}
 	return km, nil
+}
+
+// pathValue checks one path of a table named table.
+func pathValue(v any, table string) (string, *mapIssue) {
+	p, ok := v.(string)
+	switch {
+	case !ok:
+		return "", &mapIssue{msg: fmt.Sprintf("an entry in [%s] is not a string (a path)", table)}
+	case p == "":
+		return "", &mapIssue{msg: fmt.Sprintf("an entry in [%s] has an empty path", table)}
+	case strings.IndexByte(p, 0) >= 0:
+		return "", &mapIssue{msg: fmt.Sprintf("an entry in [%s] has a path with a NUL byte", table)}
+	}
+	return p, nil
+}
+
+func sealKeyValue(v any) (string, *mapIssue) {
+	p, err := pathValue(v, "catalogs")
+	if err != nil {
+		return "", &mapIssue{msg: "the seal-key entry in [catalogs] must be the path of a key file", hint: sealKeyHint}
+	}
+	return p, nil
+}
+
+const sealKeyHint = `write seal-key = "<path of the key file>" (the file that ` + "`privscan catalog seal --key-file`" + ` wrote)`
+
+// catalogEntry decodes a [catalogs] entry: a path, a list of paths, or a
+// table {files = <path or list>, seal-key = <path>}.
+func catalogEntry(v any) (entry, *mapIssue) {
+	var e entry
+	if t, ok := v.(map[string]any); ok {
+		files, ok := t["files"]
+		if !ok {
+			return e, &mapIssue{msg: "a catalog entry written as a table needs files = [...]",
+				hint: `write name = { files = ["catalog.md", "customers.sealed"], seal-key = "seal.key" }`}
+		}
+		for k, sv := range t {
+			switch k {
+			case "files":
+			case sealKeyName:
+				p, err := sealKeyValue(sv)
+				if err != nil {
+					return e, err
+				}
+				e.sealKey = p
+			default:
+				return e, &mapIssue{msg: "a catalog entry written as a table may hold only files and seal-key"}
+			}
+		}
+		v = files
+	}
+	if list, ok := v.([]any); ok {
+		if len(list) == 0 {
+			return e, &mapIssue{msg: "an entry in [catalogs] is an empty list"}
+		}
+		if len(list) > maxCatalogFiles {
+			return e, &mapIssue{msg: fmt.Sprintf("an entry in [catalogs] lists more than %d files", maxCatalogFiles)}
+		}
+		for _, pv := range list {
+			p, err := pathValue(pv, "catalogs")
+			if err != nil {
+				return e, &mapIssue{msg: "an entry in [catalogs] lists something other than a non-empty path string"}
+			}
+			e.paths = append(e.paths, p)
+		}
+		return e, nil
+	}
+	p, err := pathValue(v, "catalogs")
+	if err != nil {
+		err.msg += ", a list of paths or a table {files, seal-key}"
+		return e, err
+	}
+	e.paths = []string{p}
+	return e, nil
 }
 
 // unexpectedTop describes a top-level entry other than [keys] and
@@ -102,7 +203,7 @@ func unexpectedTop(name string, v any) *mapIssue {
 // lookup finds key among entries in time that depends only on the number of
 // entries: the key's SHA-256 is compared with every entry's digest in
 // constant time, and the index is selected without branching on a match.
-func lookup(entries []entry, key string) (string, bool) {
+func lookup(entries []entry, key string) (entry, bool) {
 	d := sha256.Sum256([]byte(key))
 	found, idx := 0, 0
 	for i := range entries {
@@ -111,9 +212,9 @@ func lookup(entries []entry, key string) (string, bool) {
 		found |= eq
 	}
 	if found == 0 {
-		return "", false
+		return entry{}, false
 	}
-	return entries[idx].path, true
+	return entries[idx], true
 }
 
 // expandPath turns a path from the map into one the file system can open:

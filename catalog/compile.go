@@ -49,6 +49,12 @@ type Matcher struct {
 	fpKey [32]byte
 	k     hkeys
 
+	// parts, when set, makes m a combination of catalogs (Combine): rule
+	// i of parts[j] is rule partBase[j]+i of m, and m has no tables of
+	// its own.
+	parts    []*Matcher
+	partBase []int
+
 	// Literal values with word boundaries, as token sequences. lit's prefix
 	// and full filters are keyed by folded span hashes of every such value;
 	// lit.tab holds case-insensitive rules, cs (exact span hashes) the

@@ -31,6 +31,9 @@ func (m *Matcher) Find(line []byte, dst []Match) []Match {
 	if len(line) == 0 {
 		return dst
 	}
+	if m.parts != nil {
+		return m.findParts(line, dst)
+	}
 	base := len(dst)
 	// What is known of the line: lineASCII, lineNFC (non-ASCII, already
 	// NFC), lineNotNFC, or lineUnknown when nothing needed to look.

@@ -87,6 +87,7 @@ type job struct {
 // occurrence count, which only the ordered stage knows.
 type result struct {
 	fd     *Finding
+	key    *[32]byte // the match's own fingerprint key, or nil
 	base   [32]byte
 	inline bool // suppressed by a privscan:allow marker
 	added  bool // ... that the change adds (MarkersReview): still reported
@@ -212,7 +213,7 @@ func emit(j *job, opts *Options, fp *Fingerprinter, occ map[[32]byte]int, commit
 		fd := r.fd
 		n := occ[r.base]
 		occ[r.base] = n + 1
-		fd.Fingerprint = fp.finish(r.base, n)
+		fd.Fingerprint = fp.finish(r.key, r.base, n)
 		if r.inline && r.added {
 			sum.Suppressed++
 			sum.SuppressedBy[SuppressInlineAdded]++
@@ -320,7 +321,8 @@ func detect(j *job, opts *Options, fp *Fingerprinter) {
 		// so adding a marker doesn't change other findings' fingerprints.
 		r := result{
 			fd:     fd,
-			base:   fp.base(m.RuleID, scope, line.Text),
+			key:    m.FingerprintKey,
+			base:   fp.base(m.FingerprintKey, m.RuleID, scope, line.Text),
 			inline: allowedInline(line.Text, m.RuleID),
 		}
 		if r.inline && opts.Markers == MarkersReview && f.Kind != KindFile {
@@ -355,7 +357,8 @@ func fingerprintScope(f *Fragment) string {
 // findings of the same rule on an identical line in the same scope. It does
 // not depend on the line number (stable when lines move) and, being keyed
 // with the catalog's fingerprint-key, cannot be recomputed to confirm a
-// guessed value without the catalog.
+// guessed value without the catalog. A match that carries its own key
+// (Match.FingerprintKey: a rule of a combined catalog) is keyed by it.
 type Fingerprinter struct {
 	key [32]byte
 }
@@ -363,8 +366,16 @@ type Fingerprinter struct {
 // NewFingerprinter returns a Fingerprinter keyed by key.
 func NewFingerprinter(key [32]byte) *Fingerprinter { return &Fingerprinter{key: key} }
 
-func (p *Fingerprinter) base(ruleID, scope string, line []byte) [32]byte {
-	m := hmac.New(sha256.New, p.key[:])
+// keyOf returns own when set, else the Fingerprinter's key.
+func (p *Fingerprinter) keyOf(own *[32]byte) []byte {
+	if own != nil {
+		return own[:]
+	}
+	return p.key[:]
+}
+
+func (p *Fingerprinter) base(own *[32]byte, ruleID, scope string, line []byte) [32]byte {
+	m := hmac.New(sha256.New, p.keyOf(own))
 	m.Write([]byte("privscan/fp/v1\x00"))
 	m.Write([]byte(ruleID))
 	m.Write([]byte{0})
@@ -376,8 +387,8 @@ func (p *Fingerprinter) base(ruleID, scope string, line []byte) [32]byte {
 	return out
 }
 
-func (p *Fingerprinter) finish(base [32]byte, n int) string {
-	m := hmac.New(sha256.New, p.key[:])
+func (p *Fingerprinter) finish(own *[32]byte, base [32]byte, n int) string {
+	m := hmac.New(sha256.New, p.keyOf(own))
 	m.Write(base[:])
 	fmt.Fprintf(m, "\x00%d", n)
 	return hex.EncodeToString(m.Sum(nil)[:16])

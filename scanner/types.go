@@ -71,6 +71,10 @@ type Match struct {
 	Category    string
 	Severity    finding.Severity
 	Description string // value-free rule description
+	// FingerprintKey, when set, keys this match's fingerprint instead of
+	// Options.FingerprintKey: a rule of a combined catalog keeps the key
+	// of its own catalog (catalog.Matcher.RuleFingerprintKey).
+	FingerprintKey *[32]byte
 }
 
 // Detector finds matches in a fragment. Detect must be safe for concurrent

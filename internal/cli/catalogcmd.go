@@ -46,16 +46,38 @@ func runCatalog(env *Env, args []string) error {
 	}
 	// Compiling checks what parsing cannot (regex limits); the broker
 	// reports a failure as catalog_invalid, as every scan does.
-	c, info, err := b.CheckCatalog(*key)
+	parts, info, err := b.CheckCatalog(*key)
 	if err != nil {
 		return err
 	}
-	counts := c.Counts()
+	printCheck(env, parts, info)
+	return nil
+}
+
+// printCheck prints the value-free counts and lint of the checked
+// catalogs: per category and severity over all of them, and, when
+// several are combined, one line per catalog.
+func printCheck(env *Env, parts []broker.CheckedCatalog, info broker.CatalogInfo) {
+	all := &catalog.Catalog{}
+	for _, p := range parts {
+		all.Rules = append(all.Rules, p.Catalog.Rules...)
+	}
+	counts := all.Counts()
 	fmt.Fprintf(env.Stdout, "catalog: %d rule%s, %d value%s (from %s)\n", counts.Rules, plural(counts.Rules), counts.Values, plural(counts.Values), describeSource(info))
-	if c.FingerprintKey == nil {
-		fmt.Fprintln(env.Stdout, "fingerprint-key: not set (fingerprints are keyed by a digest of the catalog and change whenever it changes)")
+	fpLine := func(c *catalog.Catalog) string {
+		if c.FingerprintKey == nil {
+			return "fingerprint-key: not set (fingerprints are keyed by a digest of the catalog and change whenever it changes)"
+		}
+		return "fingerprint-key: set"
+	}
+	if len(parts) == 1 {
+		fmt.Fprintln(env.Stdout, fpLine(parts[0].Catalog))
 	} else {
-		fmt.Fprintln(env.Stdout, "fingerprint-key: set")
+		fmt.Fprintf(env.Stdout, "combined from %d catalogs (rule IDs are unique across them; each rule's fingerprints are keyed by its own catalog's key, the built-in detectors' by the first's):\n", len(parts))
+		for i, p := range parts {
+			c := p.Catalog.Counts()
+			fmt.Fprintf(env.Stdout, "  %d. %s: %d rule%s, %d value%s; %s\n", i+1, describePart(p.Part), c.Rules, plural(c.Rules), c.Values, plural(c.Values), fpLine(p.Catalog))
+		}
 	}
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "\ncategory\trules\tvalues")
@@ -67,26 +89,55 @@ func runCatalog(env *Env, args []string) error {
 		fmt.Fprintf(tw, "%s\t%d\t%d\n", sc.Severity, sc.Rules, sc.Values)
 	}
 	tw.Flush()
-	ws := catalog.Lint(c)
-	if len(ws) == 0 {
+	var lines []string
+	for i, p := range parts {
+		for _, w := range catalog.Lint(p.Catalog) {
+			if len(parts) > 1 {
+				lines = append(lines, fmt.Sprintf("%d. %s", i+1, w))
+			} else {
+				lines = append(lines, w.String())
+			}
+		}
+	}
+	if len(lines) == 0 {
 		fmt.Fprintln(env.Stdout, "\nlint: no warnings")
-		return nil
+		return
 	}
-	fmt.Fprintf(env.Stdout, "\nlint: %d warning%s\n", len(ws), plural(len(ws)))
-	for _, w := range ws {
-		fmt.Fprintf(env.Stdout, "  %s\n", w)
+	fmt.Fprintf(env.Stdout, "\nlint: %d warning%s\n", len(lines), plural(len(lines)))
+	for _, l := range lines {
+		fmt.Fprintf(env.Stdout, "  %s\n", l)
 	}
-	return nil
 }
 
+// describeSource names where the catalogs came from (never a path).
 func describeSource(info broker.CatalogInfo) string {
-	switch info.Source {
-	case broker.SourceEnv:
-		return "PRIVSCAN_CATALOG"
-	case broker.SourceEnvFile:
-		return "PRIVSCAN_CATALOG_FILE"
+	if info.Key != "" {
+		return fmt.Sprintf("key map entry %q", info.Key)
 	}
-	return fmt.Sprintf("key map entry %q", info.Key)
+	env, file := false, 0
+	for _, p := range info.Parts {
+		if p.Source == broker.SourceEnv {
+			env = true
+		} else {
+			file++
+		}
+	}
+	switch {
+	case env && file > 0:
+		return broker.EnvCatalog + " and " + broker.EnvCatalogFile
+	case env:
+		return broker.EnvCatalog
+	}
+	return broker.EnvCatalogFile
+}
+
+// describePart names one catalog of a combination: its variable, or its
+// file's base name.
+func describePart(p broker.CatalogPart) string {
+	if p.Source == broker.SourceEnv {
+		return broker.EnvCatalog
+	}
+	return filepath.Base(p.Path)
 }
 
 const sampleCatalog = `# privscan catalog

@@ -61,6 +61,14 @@ func TestScripts(t *testing.T) {
 					ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
 				}
 			},
+			// envfile VAR FILE: set VAR to FILE's content (a catalog held
+			// in an environment variable, as from a CI secret).
+			"envfile": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: envfile VAR file")
+				}
+				ts.Setenv(args[0], ts.ReadFile(args[1]))
+			},
 			// pushevent DIR OUT: write a GitHub push event for DIR's HEAD
 			// (before: HEAD~1) to OUT, as the runner would.
 			"pushevent": func(ts *testscript.TestScript, neg bool, args []string) {

@@ -13,14 +13,24 @@ type CatalogDetector struct {
 	m     *catalog.Matcher
 	rules []catalog.RuleInfo
 	ids   []string // "catalog/<id>" per rule
-	pool  sync.Pool
+	// keys holds, per rule, the fingerprint key of its own catalog when
+	// it differs from the matcher's FingerprintKey (a combination), else
+	// nil.
+	keys []*[32]byte
+	pool sync.Pool
 }
 
-// NewCatalogDetector wraps m.
+// NewCatalogDetector wraps m. The fingerprints of a rule of a combined
+// catalog are keyed by its own catalog's key (see catalog.Combine).
 func NewCatalogDetector(m *catalog.Matcher) *CatalogDetector {
 	d := &CatalogDetector{m: m, rules: m.Rules()}
-	for _, r := range d.rules {
+	first := m.FingerprintKey()
+	d.keys = make([]*[32]byte, len(d.rules))
+	for i, r := range d.rules {
 		d.ids = append(d.ids, "catalog/"+r.ID)
+		if k := m.RuleFingerprintKey(i); k != first {
+			d.keys[i] = &k
+		}
 	}
 	return d
 }
@@ -42,6 +52,7 @@ func (d *CatalogDetector) Detect(f *scanner.Fragment, emit func(scanner.Match)) 
 				Line: i, Start: m.Start, End: m.End,
 				RuleID: d.ids[m.Rule], Source: finding.SourceCatalog, Category: r.Category,
 				Severity: r.Severity, Description: r.Description,
+				FingerprintKey: d.keys[m.Rule],
 			})
 		}
 		*buf = ms
