@@ -172,4 +172,3 @@ func (b *Broker) isCatalogFile(km *keyMap, real string) bool {
 	}
 	return false
 }
-
