@@ -1,11 +1,19 @@
-package scanner
+package engine
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/finding"
+	"github.com/privscan/privscan/scanner"
 )
+
+type fpCollect map[string]string
+
+func (c fpCollect) Finding(f *finding.Finding) error { c[f.RuleID] = f.Fingerprint; return nil }
+func (c fpCollect) Summary(*finding.Summary) error   { return nil }
 
 func parseCompile(t *testing.T, src string) *catalog.Matcher {
 	t.Helper()
@@ -24,14 +32,11 @@ func parseCompile(t *testing.T, src string) *catalog.Matcher {
 // engine does) and returns the fingerprint of each rule's finding.
 func fingerprints(t *testing.T, m *catalog.Matcher, text string) map[string]string {
 	t.Helper()
-	var c collect
-	opts := Options{Detectors: []Detector{NewCatalogDetector(m)}, FingerprintKey: m.FingerprintKey()}
-	if _, err := Run(context.Background(), sliceSource{textFragment("a.txt", text)}, opts, &c); err != nil {
+	out := fpCollect{}
+	opts := scanner.Options{Detectors: []scanner.Detector{NewCatalogDetector(m)}, FingerprintKey: m.FingerprintKey()}
+	src := &scanner.TextSource{R: strings.NewReader(text), Path: "a.txt"}
+	if _, err := scanner.Run(context.Background(), src, opts, out); err != nil {
 		t.Fatal(err)
-	}
-	out := map[string]string{}
-	for _, f := range c.findings {
-		out[f.RuleID] = f.Fingerprint
 	}
 	return out
 }
