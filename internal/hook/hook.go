@@ -4,7 +4,9 @@
 //
 // Finding commits is a pure function of the command text: no file is read
 // and no catalog is loaded, so a command that commits nothing is let
-// through in microseconds.
+// through in microseconds. FindWith can also resolve git aliases
+// (`git ci` with alias.ci = commit), reading git's configuration files
+// through GitConfig.
 package hook
 
 import (
@@ -153,7 +155,18 @@ func (c Commands) Empty() bool { return len(c.Commits)+len(c.Pushes)+len(c.GH) =
 // Find returns the gated commands of a shell command line: git commit
 // (with the git adds before it), git push, and the gh commands that
 // publish text.
+//
+// Find does not resolve git aliases; FindWith does, given Options.Aliases.
 func Find(command, cwd string) Commands {
+	return FindWith(command, cwd, Options{})
+}
+
+// FindWith is Find with options: with Options.Aliases, `git <alias>` is
+// modelled as the git command the alias stands for, looked up for the
+// directory the git runs in (so `cd other && git ci` reads other's
+// repository config), and `git -c alias.<name>=<value>` on the command
+// line takes precedence.
+func FindWith(command, cwd string, opt Options) Commands {
 	var out Commands
 	var adds []Add
 	dir, unknown := cwd, false
@@ -174,7 +187,7 @@ func Find(command, cwd string) Commands {
 			// sh -c '…': the script runs in the same directory.
 			for i := 1; i+1 < len(words); i++ {
 				if strings.HasPrefix(words[i], "-") && strings.Contains(words[i], "c") && !strings.HasPrefix(words[i], "--") {
-					inner := Find(words[i+1], dir)
+					inner := FindWith(words[i+1], dir, opt)
 					for _, c := range inner.Commits {
 						c.DirUnknown = c.DirUnknown || unknown
 						out.Commits = append(out.Commits, c)
@@ -191,6 +204,15 @@ func Find(command, cwd string) Commands {
 			}
 		case "git":
 			sub, rest, gdir := gitSubcommand(words[1:], dir)
+			if opt.Aliases != nil {
+				aliases := opt.Aliases
+				if cl := cmdlineAliases(words[1:]); len(cl) > 0 {
+					aliases = overlay{cl, aliases}
+				}
+				if exp, ok := expandAlias(aliases, gdir, sub, rest); ok {
+					sub, rest, gdir = gitSubcommand(exp, gdir)
+				}
+			}
 			switch sub {
 			case "add", "stage":
 				a := parseAdd(rest, gdir)
