@@ -165,6 +165,9 @@ func (s *suite) session(t *testing.T, dir string, script []step, extra ...string
 		"DISABLE_AUTOUPDATER=1", "DISABLE_TELEMETRY=1", "DISABLE_ERROR_REPORTING=1",
 		"IS_SANDBOX=1", // --dangerously-skip-permissions as root in CI containers
 		"MCP_TIMEOUT=300000",
+		// The scenarios call privscan's tools at once: the launcher waits
+		// for its first build instead of answering not_ready meanwhile.
+		"PRIVSCAN_LAUNCH_WAIT=1",
 		"CI=true",
 	)
 	var stdout, stderr bytes.Buffer
