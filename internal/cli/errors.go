@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/privscan/privscan/catalog"
-	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/internal/engine"
 	"github.com/privscan/privscan/internal/render"
 )
@@ -89,23 +87,5 @@ func checkFailOn(s string) error {
 	return nil
 }
 
-// failLevel parses a checked --fail-on level.
-func failLevel(s string) (finding.Severity, error) {
-	if err := checkFailOn(s); err != nil {
-		return 0, err
-	}
-	return engine.FailLevel(s)
-}
-
-// gitError and scanError add the engine's hints (see engine.GitError).
-func gitError(err error) error  { return engine.GitError(err) }
-func scanError(err error) error { return engine.ScanError(err) }
-
 // withHint adds a hint line to an error.
 func withHint(err error, hint string) error { return engine.WithHint(err, hint) }
-
-// openCatalog opens a catalog through the broker.
-func openCatalog(env *Env, key string) (*catalog.Matcher, error) {
-	m, _, err := engine.New(engine.Config{Getenv: env.Getenv}).Catalog(key)
-	return m, err
-}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/privscan/privscan/internal/cli"
 )
@@ -396,37 +397,117 @@ func TestPostToolUseEdit(t *testing.T) {
 }
 
 // TestPostToolUseBashNet: commits a command made in a way the PreToolUse
-// parser cannot see (a script) are reported after the fact.
+// parser cannot see (a script) are reported after the fact: PreToolUse
+// records HEAD under the tool_use_id, PostToolUse compares and removes the
+// record.
 func TestPostToolUseBashNet(t *testing.T) {
 	r := newHookRepo(t)
-	run := func() (int, string) {
+	hook := func(event, id string) (int, string) {
+		b, _ := json.Marshal(map[string]any{
+			"session_id": "abc", "cwd": r.dir, "hook_event_name": event, "tool_name": "Bash",
+			"tool_input": map[string]any{"command": "./release.sh"}, "tool_use_id": id,
+		})
 		var stdout, stderr bytes.Buffer
-		e := &cli.Env{Args: []string{"hook", "claude-post-tool-use"}, Stdin: strings.NewReader(postPayload(r.dir, "Bash", map[string]any{"command": "./release.sh"})),
+		verb := map[string]string{"PreToolUse": "claude-pre-tool-use", "PostToolUse": "claude-post-tool-use"}[event]
+		e := &cli.Env{Args: []string{"hook", verb}, Stdin: bytes.NewReader(b),
 			Stdout: &stdout, Stderr: &stderr, Getenv: func(k string) string { return r.env[k] }, Dir: r.dir}
 		code := cli.Report(&stderr, cli.Run(context.Background(), e))
 		assertNoCanary(t, stderr.String())
 		return code, stderr.String()
 	}
-	// The first command in a repository records HEAD.
-	if code, stderr := run(); code != 0 || stderr != "" {
-		t.Fatalf("first: exit %d %s", code, stderr)
+	state := filepath.Join(r.env["HOME"], ".local", "state", "privscan", "tool-use")
+	records := func() int {
+		entries, _ := os.ReadDir(state)
+		return len(entries)
+	}
+
+	// A clean commit made by a script.
+	if code, stderr := hook("PreToolUse", "toolu_A"); code != 0 || stderr != "" {
+		t.Fatalf("pre A: exit %d %s", code, stderr)
+	}
+	if records() != 1 {
+		t.Fatalf("PreToolUse kept %d records, want 1", records())
 	}
 	r.write(t, "clean.go", "package main\n")
 	r.git(t, "add", ".")
 	r.git(t, "commit", "-qm", "clean")
-	if code, stderr := run(); code != 0 {
+	if code, stderr := hook("PostToolUse", "toolu_A"); code != 0 || stderr != "" {
 		t.Fatalf("clean commit: exit %d %s", code, stderr)
+	}
+
+	// Two leaky commits (a file and a message) by another command.
+	if code, stderr := hook("PreToolUse", "toolu_B"); code != 0 {
+		t.Fatalf("pre B: exit %d %s", code, stderr)
 	}
 	r.write(t, "users.go", "package main\n\nvar n = \""+hookCanary+"\"\n")
 	r.git(t, "add", ".")
 	r.git(t, "commit", "-qm", "users")
 	r.git(t, "commit", "-q", "--allow-empty", "-m", "deploy to "+hookHost)
-	code, stderr := run()
+	code, stderr := hook("PostToolUse", "toolu_B")
 	if code != 2 || !strings.Contains(stderr, "users.go in commit ") || !strings.Contains(stderr, "catalog/HOST") || !strings.Contains(stderr, "git commit --amend") {
 		t.Fatalf("leaky commits: exit %d\n%s", code, stderr)
 	}
-	// Reported once: the next command sees no new commit.
-	if code, stderr := run(); code != 0 {
+	// Reported once, and no record is left behind.
+	if code, stderr := hook("PostToolUse", "toolu_B"); code != 0 || stderr != "" {
 		t.Fatalf("again: exit %d %s", code, stderr)
+	}
+	if n := records(); n != 0 {
+		t.Fatalf("%d records left after PostToolUse", n)
+	}
+
+	// Commits made between two commands (by the user, outside Claude) are
+	// not the next command's: only what happens between its Pre and Post.
+	r.write(t, "user.go", "package main\n\n// "+hookCanary+"\n")
+	r.git(t, "add", ".")
+	r.git(t, "commit", "-qm", "the user's own commit")
+	hook("PreToolUse", "toolu_C")
+	if code, stderr := hook("PostToolUse", "toolu_C"); code != 0 || stderr != "" {
+		t.Fatalf("a command that did not commit: exit %d %s", code, stderr)
+	}
+
+	// A command whose PostToolUse never comes (refused, interrupted)
+	// leaves a record that a later PreToolUse removes after a day.
+	hook("PreToolUse", "toolu_D")
+	old := time.Now().Add(-25 * time.Hour)
+	if err := os.Chtimes(filepath.Join(state, "toolu_D"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	hook("PreToolUse", "toolu_E")
+	if _, err := os.Stat(filepath.Join(state, "toolu_D")); !os.IsNotExist(err) {
+		t.Fatalf("a day-old record was kept: %v", err)
+	}
+	hook("PostToolUse", "toolu_E")
+	if n := records(); n != 0 {
+		t.Fatalf("%d records left", n)
+	}
+}
+
+// TestPostToolUseNetFirstCommit: a repository with no commit yet; the
+// command's first commits are judged by the defaults, not by the
+// .privscan.toml they add.
+func TestPostToolUseNetFirstCommit(t *testing.T) {
+	root := t.TempDir()
+	r := &hookRepo{dir: filepath.Join(root, "repo"), catalog: filepath.Join(root, "catalog.md")}
+	if err := os.WriteFile(r.catalog, []byte(hookCatalog), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r.env = map[string]string{"HOME": filepath.Join(root, "home"), "PRIVSCAN_CATALOG_FILE": r.catalog}
+	os.MkdirAll(r.dir, 0o700)
+	r.git(t, "init", "-q", "-b", "main")
+	run := func(verb string) (int, string) {
+		b, _ := json.Marshal(map[string]any{"cwd": r.dir, "tool_name": "Bash",
+			"tool_input": map[string]any{"command": "make init"}, "tool_use_id": "toolu_F"})
+		var stdout, stderr bytes.Buffer
+		e := &cli.Env{Args: []string{"hook", verb}, Stdin: bytes.NewReader(b),
+			Stdout: &stdout, Stderr: &stderr, Getenv: func(k string) string { return r.env[k] }, Dir: r.dir}
+		return cli.Report(&stderr, cli.Run(context.Background(), e)), stderr.String()
+	}
+	run("claude-pre-tool-use")
+	r.write(t, ".privscan.toml", "fail-on = \"never\"\n")
+	r.write(t, "a.go", "package main\n\n// "+hookCanary+"\n")
+	r.git(t, "add", ".")
+	r.git(t, "commit", "-qm", "init")
+	if code, stderr := run("claude-post-tool-use"); code != 2 || !strings.Contains(stderr, "a.go in commit ") {
+		t.Fatalf("first commit: exit %d\n%s", code, stderr)
 	}
 }

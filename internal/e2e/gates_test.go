@@ -39,9 +39,10 @@ func TestScriptCommitCaughtByPostToolUse(t *testing.T) {
 	dir := s.project(t)
 	writeFile(t, filepath.Join(dir, "notes.txt"), "owner: "+canaryName+"\n")
 	writeFile(t, filepath.Join(dir, "ship.sh"), "#!/bin/sh\ngit add notes.txt\ngit commit -qm notes\n")
-	// The net compares HEAD with what it saw after the previous Bash
-	// command; the first command in a repository only records it.
-	api := s.session(t, dir, []step{bash("git status --short"), bash("sh ship.sh")}, "--dangerously-skip-permissions")
+	// The launcher records HEAD under the command's tool_use_id before it
+	// runs (the command gates nothing, so privscan does not start);
+	// PostToolUse compares and scans the commit the script made.
+	api := s.session(t, dir, []step{bash("sh ship.sh")}, "--dangerously-skip-permissions")
 	if got := s.commitCount(t, dir); got != 2 {
 		t.Fatalf("the script did not commit (%d commits): the net had nothing to catch", got)
 	}

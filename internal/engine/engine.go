@@ -147,3 +147,11 @@ func (e *Engine) Prewarm() {
 	}
 	_, _, _ = e.Catalog("")
 }
+
+// Options returns the scanner options Scan builds for catalog m under the
+// default policy: the catalog, PII and secret detectors. For tests that
+// drive scanner.Run themselves (with an extra detector, say); doors call
+// Scan.
+func (e *Engine) Options(m *catalog.Matcher) (scanner.Options, error) {
+	return options(settings{matcher: m, noSecrets: e.opts.NoSecrets, workers: e.opts.Workers})
+}

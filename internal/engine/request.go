@@ -40,7 +40,7 @@ type Request struct {
 	ConfigPath string
 	// PolicyFrom says where the repository's policy files are read: ""
 	// (the trusted base when two commits are compared, else the working
-	// tree), PolicyWorktree, PolicyHEAD, or a revision.
+	// tree), PolicyWorktree, PolicyHEAD, PolicyDefaults, or a revision.
 	PolicyFrom string
 	// Baseline names a privscan JSON report whose fingerprints are
 	// suppressed.

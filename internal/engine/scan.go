@@ -21,6 +21,11 @@ import (
 // uncommitted work by the committed policy.
 const PolicyHEAD = "HEAD"
 
+// PolicyDefaults is the PolicyFrom value that reads no repository policy
+// file: the built-in defaults judge (or Request.ConfigPath). The hooks use
+// it where nothing committed can judge (commits made before any commit).
+const PolicyDefaults = "defaults"
+
 // Scan runs req into h: the one path from a door to the detectors. It
 // stops at the first error; errors carry a hint (see Hint) where the user
 // can act on them, and never quote scanned text or catalog values.
@@ -108,6 +113,8 @@ func (e *Engine) policy(repo *gitsrc.Repo, req Request, base string) (*config.Re
 	case "":
 	case PolicyWorktree:
 		rev = ""
+	case PolicyDefaults:
+		return RepoFiles("", req.ConfigPath)
 	default:
 		rev = req.PolicyFrom
 	}

@@ -81,7 +81,7 @@ func (w *world) panicMatrix(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := compileCatalog(t, catalogMarkdown(c, c.fpKey))
-	opts, err := engine.Options(engine.Settings{Matcher: m, Secrets: &engine.Secrets{}})
+	opts, err := engine.New(engine.Config{}).Options(m)
 	if err != nil {
 		t.Fatal(err)
 	}
