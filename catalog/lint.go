@@ -182,29 +182,37 @@ type SeverityCount struct {
 // Counts returns the number of rules and values, in total, per category and
 // per severity.
 func (c *Catalog) Counts() Counts {
-	var out Counts
 	if c == nil {
-		return out
+		return Counts{}
 	}
+	return countRules(len(c.Rules), func(i int) (string, Severity, int) {
+		r := &c.Rules[i]
+		return r.Category, r.Severity, len(r.Values)
+	})
+}
+
+// countRules sums n rules, rule i having category, severity and values
+// as rule(i) says.
+func countRules(n int, rule func(i int) (category string, sev Severity, values int)) Counts {
+	var out Counts
 	cats := make(map[string]int) // category -> index in out.Categories
 	var sev [SeverityError + 1]SeverityCount
-	for i := range c.Rules {
-		r := &c.Rules[i]
-		n := len(r.Values)
+	for i := range n {
+		cat, s, n := rule(i)
 		out.Rules++
 		out.Values += n
-		k, ok := cats[r.Category]
+		k, ok := cats[cat]
 		if !ok {
 			k = len(out.Categories)
-			cats[r.Category] = k
-			out.Categories = append(out.Categories, CategoryCount{Category: r.Category})
+			cats[cat] = k
+			out.Categories = append(out.Categories, CategoryCount{Category: cat})
 		}
 		out.Categories[k].Rules++
 		out.Categories[k].Values += n
-		if r.Severity >= SeverityNote && r.Severity <= SeverityError {
-			sev[r.Severity].Severity = r.Severity
-			sev[r.Severity].Rules++
-			sev[r.Severity].Values += n
+		if s >= SeverityNote && s <= SeverityError {
+			sev[s].Severity = s
+			sev[s].Rules++
+			sev[s].Values += n
 		}
 	}
 	slices.SortFunc(out.Categories, func(a, b CategoryCount) int { return strings.Compare(a.Category, b.Category) })

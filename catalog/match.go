@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
+	"runtime"
 	"slices"
 	"sort"
 	"unicode"
@@ -83,6 +84,9 @@ func (m *Matcher) Find(line []byte, dst []Match) []Match {
 	if len(dst)-base > 1 {
 		dst = finishMatches(dst, base)
 	}
+	// A sealed catalog's tables may be a file mapping that is released
+	// when m is collected: m must outlive every read of them.
+	runtime.KeepAlive(m)
 	return dst
 }
 

@@ -103,58 +103,61 @@ func gotMatches(m *catalog.Matcher, line []byte) []wantMatch {
 	return got
 }
 
+// findContexts are lines with marked matches of stdRules (parseMarked).
+var findContexts = []struct{ name, line string }{
+	{"go string", "\tname := \"«PER|Jane Doe»\""},
+	{"go raw string", "\tq := `SELECT * FROM users WHERE name='«PER|Jane Doe»'`"},
+	{"python string", "    owner = '«PER|Jane Doe»'  # fixme"},
+	{"json", `{"user":"«EMAIL|jane.doe@corp.example»","id":7}`},
+	{"json escaped", `{"msg":"hi \"«PER|Jane Doe»\"\n"}`},
+	{"yaml", "  maintainer: «PER|Jürgen Müller»"},
+	{"comment folded", "// TODO(«PER|jane doe»): remove"},
+	{"comment upper non-ascii", "# owner: «PER|JÜRGEN MÜLLER»"},
+	{"url path and query", "https://git.example/«CODE|acme-corp»/api?owner=«EMAIL|jane.doe@corp.example»&x=1"},
+	{"url host", "dsn: postgres://app@«HOST|db-01.internal.corp»:5432/main"},
+	{"email local part", "mailto:«EMAIL|jane.doe@corp.example»?subject=hi"},
+	{"email domain is a host", "root@«HOST|db-01.internal.corp»"},
+	{"csv", "42,«PER|Jane Doe»,«EMAIL|jane.doe@corp.example»,active"},
+	{"markdown", "| **«PER|Jane Doe»** | [db](https://«HOST|db-01.internal.corp») |"},
+	{"camelCase inside identifier", "client := New«CODE|AcmeCorp»Client()"},
+	{"lower camel", "var «CODE|acmeCorp»ID int"},
+	{"snake", "«CODE|acme_corp»_id = 1"},
+	{"screaming snake", "const «CODE|ACME_CORP» = true"},
+	{"kebab", "--«CODE|acme-corp»-token"},
+	{"dotted", "import «CODE|acme.corp».client"},
+	{"glued lower", "«CODE|acmecorp» := 1"},
+	{"glued upper", "«CODE|ACMECORP»_TOKEN"},
+	{"identifier literal spelling", "by «CODE|Acme Corp» Ltd"},
+	{"single-word identifier in camel", "«CODE|zephyr»Client.Do(«CODE|ZEPHYR»)"},
+	{"HTTP hump", "x := «CODE|ACMECorp»Server{}"},
+	{"crlf", "name: «PER|Jane Doe»\r"},
+	{"emoji before", "🎉«PER|Jane Doe» joined"},
+	{"cjk with space", "名前: «PER|Jane Doe»"},
+	{"whitespace run", "«PER|Jane\t  Doe»"},
+	{"nfd text", "x «PER|Ju\u0308rgen Mu\u0308ller» y"},
+	{"nfd upper", "«PER|JU\u0308RGEN MU\u0308LLER»"},
+	{"nfc value with other letters", "«PER|Zoë Ødegaard», «PER|ZOË ØDEGAARD»"},
+	{"apostrophe", "said «NAME|O'Brien», and «NAME|o'brien»."},
+	{"leading punctuation", "see («SUFFIX|.internal.example»)"},
+	{"case-sensitive", "«ACCT|ACCT-0042» acct-0042 Acct-0042"},
+	{"punctuation end", "«CPP|C++» and «CPP|c++»; C++x"},
+	{"no boundary", "x«SUB|secretproj»y «SUB|SECRETPROJ» «SUB|nimbus core»s"},
+	{"regex", "id=«EMP|EMP-123456»; «EMP|emp-654321»"},
+	{"regex decoys", "EMP-1234567 XEMP-123456 EMP-12345 éEMP-123456"},
+	{"regex glued decoys", "xTKT-1234 is glued: aTKT-1234 «TKT|TKT-9876»"},
+	{"regex case-sensitive", "tkt-1234 «TKT|TKT-4321»"},
+	{"two matches, invalid utf-8 between", "«PER|Jane Doe»\xff\xfe«PER|Jane Doe»"},
+	{"nul bytes", "\x00«PER|Jane Doe»\x00"},
+	{"regex prefilter folds case", "«DESK|Desk-123» «DESK|DESK-456»"},
+	{"regex (?i) k matches the Kelvin sign", "room «DESK|DES\u212a-123»"},
+	{"one-letter first sub-word", "new«XR|XRay»Scanner «XR|x_ray» «XR|xray»"},
+	{"non-ASCII identifier", "«XR|JürgenVogel»Test, «XR|JÜRGEN_VOGEL», «XR|jürgenvogel»"},
+	{"nfd identifier", "«XR|Ju\u0308rgenVogel»"},
+}
+
 func TestFindContexts(t *testing.T) {
 	m := compile(t, stdRules...)
-	cases := []struct{ name, line string }{
-		{"go string", "\tname := \"«PER|Jane Doe»\""},
-		{"go raw string", "\tq := `SELECT * FROM users WHERE name='«PER|Jane Doe»'`"},
-		{"python string", "    owner = '«PER|Jane Doe»'  # fixme"},
-		{"json", `{"user":"«EMAIL|jane.doe@corp.example»","id":7}`},
-		{"json escaped", `{"msg":"hi \"«PER|Jane Doe»\"\n"}`},
-		{"yaml", "  maintainer: «PER|Jürgen Müller»"},
-		{"comment folded", "// TODO(«PER|jane doe»): remove"},
-		{"comment upper non-ascii", "# owner: «PER|JÜRGEN MÜLLER»"},
-		{"url path and query", "https://git.example/«CODE|acme-corp»/api?owner=«EMAIL|jane.doe@corp.example»&x=1"},
-		{"url host", "dsn: postgres://app@«HOST|db-01.internal.corp»:5432/main"},
-		{"email local part", "mailto:«EMAIL|jane.doe@corp.example»?subject=hi"},
-		{"email domain is a host", "root@«HOST|db-01.internal.corp»"},
-		{"csv", "42,«PER|Jane Doe»,«EMAIL|jane.doe@corp.example»,active"},
-		{"markdown", "| **«PER|Jane Doe»** | [db](https://«HOST|db-01.internal.corp») |"},
-		{"camelCase inside identifier", "client := New«CODE|AcmeCorp»Client()"},
-		{"lower camel", "var «CODE|acmeCorp»ID int"},
-		{"snake", "«CODE|acme_corp»_id = 1"},
-		{"screaming snake", "const «CODE|ACME_CORP» = true"},
-		{"kebab", "--«CODE|acme-corp»-token"},
-		{"dotted", "import «CODE|acme.corp».client"},
-		{"glued lower", "«CODE|acmecorp» := 1"},
-		{"glued upper", "«CODE|ACMECORP»_TOKEN"},
-		{"identifier literal spelling", "by «CODE|Acme Corp» Ltd"},
-		{"single-word identifier in camel", "«CODE|zephyr»Client.Do(«CODE|ZEPHYR»)"},
-		{"HTTP hump", "x := «CODE|ACMECorp»Server{}"},
-		{"crlf", "name: «PER|Jane Doe»\r"},
-		{"emoji before", "🎉«PER|Jane Doe» joined"},
-		{"cjk with space", "名前: «PER|Jane Doe»"},
-		{"whitespace run", "«PER|Jane\t  Doe»"},
-		{"nfd text", "x «PER|Ju\u0308rgen Mu\u0308ller» y"},
-		{"nfd upper", "«PER|JU\u0308RGEN MU\u0308LLER»"},
-		{"nfc value with other letters", "«PER|Zoë Ødegaard», «PER|ZOË ØDEGAARD»"},
-		{"apostrophe", "said «NAME|O'Brien», and «NAME|o'brien»."},
-		{"leading punctuation", "see («SUFFIX|.internal.example»)"},
-		{"case-sensitive", "«ACCT|ACCT-0042» acct-0042 Acct-0042"},
-		{"punctuation end", "«CPP|C++» and «CPP|c++»; C++x"},
-		{"no boundary", "x«SUB|secretproj»y «SUB|SECRETPROJ» «SUB|nimbus core»s"},
-		{"regex", "id=«EMP|EMP-123456»; «EMP|emp-654321»"},
-		{"regex decoys", "EMP-1234567 XEMP-123456 EMP-12345 éEMP-123456"},
-		{"regex glued decoys", "xTKT-1234 is glued: aTKT-1234 «TKT|TKT-9876»"},
-		{"regex case-sensitive", "tkt-1234 «TKT|TKT-4321»"},
-		{"two matches, invalid utf-8 between", "«PER|Jane Doe»\xff\xfe«PER|Jane Doe»"},
-		{"nul bytes", "\x00«PER|Jane Doe»\x00"},
-		{"regex prefilter folds case", "«DESK|Desk-123» «DESK|DESK-456»"},
-		{"regex (?i) k matches the Kelvin sign", "room «DESK|DES\u212a-123»"},
-		{"one-letter first sub-word", "new«XR|XRay»Scanner «XR|x_ray» «XR|xray»"},
-		{"non-ASCII identifier", "«XR|JürgenVogel»Test, «XR|JÜRGEN_VOGEL», «XR|jürgenvogel»"},
-		{"nfd identifier", "«XR|Ju\u0308rgenVogel»"},
-	}
+	cases := findContexts
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			line, want := parseMarked(t, tc.line)
@@ -166,40 +169,43 @@ func TestFindContexts(t *testing.T) {
 	}
 }
 
+// findDecoys are near misses of stdRules' values.
+var findDecoys = []string{
+	"JaneDoes",
+	"Jane Does",
+	"xJane Doe",
+	"Jane Doe_x",
+	"Jane Doe2",
+	"Jan Doe",
+	"Jane Do",
+	"Jane-Doe",
+	"Jane\u00a0Doe", // a no-break space is not a space or tab
+	"éJane Doe",
+	"名Jane Doe",
+	"Jane Doé",
+	"Jane Doe\u0301", // combining accent glued to the last letter
+	"AcmeCorporation",
+	"xacmecorp",
+	"acmecorporate",
+	"Acme__Corp_", // empty sub-words are skipped, so this is acme,corp: see below
+	"AcMeCorp",
+	"jane.doe@corp.examples",
+	"xjane.doe@corp.example",
+	"db-01.internal.corporate",
+	"db-011.internal.corp",
+	"host.internal.example",
+	"secretpro",
+	"O'Briens",
+	"OBrien",
+	"ACCT-00420",
+	"XRayed",
+	"JürgenVogelsang",
+	"Desk-12",
+}
+
 func TestFindDecoys(t *testing.T) {
 	m := compile(t, stdRules...)
-	decoys := []string{
-		"JaneDoes",
-		"Jane Does",
-		"xJane Doe",
-		"Jane Doe_x",
-		"Jane Doe2",
-		"Jan Doe",
-		"Jane Do",
-		"Jane-Doe",
-		"Jane\u00a0Doe", // a no-break space is not a space or tab
-		"éJane Doe",
-		"名Jane Doe",
-		"Jane Doé",
-		"Jane Doe\u0301", // combining accent glued to the last letter
-		"AcmeCorporation",
-		"xacmecorp",
-		"acmecorporate",
-		"Acme__Corp_", // empty sub-words are skipped, so this is acme,corp: see below
-		"AcMeCorp",
-		"jane.doe@corp.examples",
-		"xjane.doe@corp.example",
-		"db-01.internal.corporate",
-		"db-011.internal.corp",
-		"host.internal.example",
-		"secretpro",
-		"O'Briens",
-		"OBrien",
-		"ACCT-00420",
-		"XRayed",
-		"JürgenVogelsang",
-		"Desk-12",
-	}
+	decoys := findDecoys
 	for _, d := range decoys {
 		got := gotMatches(m, []byte(d))
 		if d == "Acme__Corp_" {

@@ -1,0 +1,468 @@
+package catalog
+
+import (
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"unsafe"
+)
+
+// A sealed catalog (docs/catalog.md, "Sealed catalogs") is a compiled
+// Matcher written to a file: the keyed hash tables, Bloom filters and
+// prefilter of its literal and identifier rules, the rules' value-free
+// metadata, and the catalog's fingerprint key encrypted under the seal key.
+// It holds no value in any form that can be recovered or confirmed without
+// the seal key.
+//
+// Layout (every integer little-endian):
+//
+//	header      sealHeaderSize bytes (see the sealHdr* offsets)
+//	meta        rule metadata and the matcher's scalars (sealMeta)
+//	directory   sealArrays entries of 24 bytes: id u32, elem size u32,
+//	            offset u64, count u64
+//	arrays      the tables and bitsets, each at a 64-byte aligned offset,
+//	            so that a loader can use them in place from a mapping
+//	mac         HMAC-SHA256 of every byte before it (32 bytes)
+//
+// Every key comes from the 256-bit seal key and the file's random salt
+// through HMAC-SHA256 with a distinct label (sealKeys): the hash key of the
+// tables (so the same catalog sealed twice shares no hash), a key check
+// (so a wrong key is told apart from a damaged file), the integrity key and
+// the AES-256-GCM key of the fingerprint key.
+
+// SealKeySize is the size of a seal key in bytes (256 bits).
+const SealKeySize = 32
+
+// MaxSealedSize is the largest sealed catalog loaded: 2 GiB.
+const MaxSealedSize = 2 << 30
+
+// SealVersion is the format version Seal writes and LoadSealed reads.
+const SealVersion = 1
+
+// sealMagic starts every sealed catalog.
+var sealMagic = [8]byte{'P', 'R', 'I', 'V', 'S', 'E', 'A', 'L'}
+
+// Header layout.
+const (
+	sealHdrMagic     = 0   // [8]byte
+	sealHdrVersion   = 8   // u32
+	sealHdrSize      = 12  // u32: sealHeaderSize
+	sealHdrFileSize  = 16  // u64
+	sealHdrSalt      = 24  // [16]byte
+	sealHdrKeyCheck  = 40  // [32]byte
+	sealHdrNonce     = 72  // [12]byte
+	sealHdrFPKey     = 84  // [48]byte: the fingerprint key, sealed (AES-256-GCM)
+	sealHdrMetaOff   = 136 // u64
+	sealHdrMetaLen   = 144 // u64
+	sealHdrDirOff    = 152 // u64
+	sealHdrDirCount  = 160 // u32
+	sealHdrReserved  = 164 // zero up to sealHeaderSize
+	sealHeaderSize   = 192
+	sealSaltSize     = 16
+	sealMACSize      = sha256.Size
+	sealAlign        = 64
+	sealDirEntrySize = 24
+)
+
+// The arrays of a sealed catalog, by directory id.
+const (
+	arrLitFirst = iota
+	arrLitPrefix
+	arrLitFull
+	arrLitKeys
+	arrLitVals
+	arrCSKeys
+	arrCSVals
+	arrIDFirst
+	arrIDPrefix
+	arrIDFull
+	arrIDKeys
+	arrIDVals
+	arrPre
+	arrSubPrefix
+	arrSubFull
+	arrSubFoldKeys
+	arrSubFoldVals
+	arrSubExactKeys
+	arrSubExactVals
+	arrMultiOff
+	arrMultiRules
+	sealArrays
+)
+
+// sealArrayElem is the element size of each array.
+var sealArrayElem = [sealArrays]uint32{
+	arrLitFirst: 8, arrLitPrefix: 8, arrLitFull: 8, arrLitKeys: 8, arrLitVals: 4,
+	arrCSKeys: 8, arrCSVals: 4,
+	arrIDFirst: 8, arrIDPrefix: 8, arrIDFull: 8, arrIDKeys: 8, arrIDVals: 4,
+	arrPre:       8,
+	arrSubPrefix: 8, arrSubFull: 8, arrSubFoldKeys: 8, arrSubFoldVals: 4, arrSubExactKeys: 8, arrSubExactVals: 4,
+	arrMultiOff: 4, arrMultiRules: 4,
+}
+
+// Bits of the meta flags.
+const (
+	sealHasLit = 1 << iota
+	sealHasCS
+	sealHasID
+	sealHasSub
+	sealSubHasCS
+)
+
+// Bits of a sealed rule's flags.
+const (
+	sealRuleCS = 1 << iota
+	sealRuleNoBoundary
+)
+
+// ErrSealKeyWrong is returned (wrapped) by LoadSealed when the seal key
+// given is not the key the catalog was sealed with.
+var ErrSealKeyWrong = errors.New("the seal key does not open this sealed catalog")
+
+// ErrSealedInvalid is returned (wrapped, with a value-free reason) by
+// LoadSealed for a file that is not a sealed catalog this version reads,
+// or that is damaged.
+var ErrSealedInvalid = errors.New("invalid sealed catalog")
+
+// SealRegexError is returned by Seal for a regex rule, which cannot be
+// sealed: keep regex rules in a Markdown catalog combined with the sealed
+// one.
+type SealRegexError struct{ ID string }
+
+func (e *SealRegexError) Error() string {
+	return "rule " + e.ID + ": regex rules cannot be sealed; keep them in a Markdown catalog combined with the sealed one"
+}
+
+// SealedRule is the value-free description of a sealed catalog's rule.
+type SealedRule struct {
+	RuleInfo
+	Match         MatchKind
+	CaseSensitive bool
+	NoBoundary    bool
+	// Values is the number of values the rule had when it was sealed.
+	Values int
+}
+
+// Sealed describes a loaded sealed catalog; it holds no value.
+type Sealed struct {
+	Version int
+	Size    int64
+	Rules   []SealedRule
+}
+
+// Counts returns the number of rules and values, in total, per category
+// and per severity, as Catalog.Counts does for a Markdown catalog.
+func (s *Sealed) Counts() Counts {
+	if s == nil {
+		return Counts{}
+	}
+	return countRules(len(s.Rules), func(i int) (string, Severity, int) {
+		r := &s.Rules[i]
+		return r.Category, r.Severity, r.Values
+	})
+}
+
+// SealOptions tunes Seal. A nil *SealOptions means the defaults.
+type SealOptions struct {
+	// Rand is the source of the salt and nonce; nil: crypto/rand.
+	Rand io.Reader
+}
+
+// sealKeys are the keys of one sealed file.
+type sealKeys struct {
+	hash, check, mac, aead [32]byte
+}
+
+func deriveSealKeys(sealKey, salt []byte) sealKeys {
+	one := func(label string) (out [32]byte) {
+		h := hmac.New(sha256.New, sealKey)
+		h.Write([]byte("privscan/sealed/v1/" + label + "\x00"))
+		h.Write(salt)
+		h.Sum(out[:0])
+		return out
+	}
+	return sealKeys{hash: one("hash-key"), check: one("key-check"), mac: one("mac"), aead: one("fingerprint-key")}
+}
+
+// littleEndian reports whether the host stores integers little-endian, so
+// that the arrays of a sealed file are used in place.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// Seal compiles the literal and identifier rules of c and writes them to w
+// as a sealed catalog keyed by sealKey (SealKeySize random bytes). A regex
+// rule is a *SealRegexError naming it; c must have at least one rule.
+// Compile errors are returned as Compile returns them (value-free). The
+// fingerprint key of the sealed catalog is c's, so its findings have the
+// fingerprints of c's.
+func Seal(w io.Writer, c *Catalog, sealKey []byte, opts *SealOptions) error {
+	if len(sealKey) != SealKeySize {
+		return fmt.Errorf("seal: the seal key must be %d bytes", SealKeySize)
+	}
+	if c == nil || len(c.Rules) == 0 {
+		return errors.New("seal: the catalog has no rule")
+	}
+	for i := range c.Rules {
+		if c.Rules[i].Match == MatchRegex {
+			return &SealRegexError{ID: c.Rules[i].ID}
+		}
+	}
+	rnd := io.Reader(rand.Reader)
+	if opts != nil && opts.Rand != nil {
+		rnd = opts.Rand
+	}
+	var salt [sealSaltSize]byte
+	var nonce [12]byte
+	if _, err := io.ReadFull(rnd, salt[:]); err != nil {
+		return fmt.Errorf("seal: random salt: %w", err)
+	}
+	if _, err := io.ReadFull(rnd, nonce[:]); err != nil {
+		return fmt.Errorf("seal: random nonce: %w", err)
+	}
+	keys := deriveSealKeys(sealKey, salt[:])
+	m, err := Compile(c, &CompileOptions{HashKey: keys.hash[:]})
+	if err != nil {
+		return err
+	}
+	counts := make([]int, len(c.Rules))
+	noBoundary := make([]bool, len(c.Rules))
+	for i := range c.Rules {
+		counts[i] = len(c.Rules[i].Values)
+		noBoundary[i] = c.Rules[i].NoBoundary
+	}
+	return writeSealed(w, m, counts, noBoundary, &keys, salt, nonce)
+}
+
+// sealArraysOf returns the arrays of m by directory id.
+func sealArraysOf(m *Matcher) (u64 [sealArrays][]uint64, u32 [sealArrays][]uint32) {
+	u64[arrLitFirst], u64[arrLitPrefix], u64[arrLitFull] = m.lit.first.w, m.lit.prefix.w, m.lit.full.w
+	u64[arrLitKeys], u32[arrLitVals] = m.lit.tab.keys, m.lit.tab.vals
+	u64[arrCSKeys], u32[arrCSVals] = m.cs.keys, m.cs.vals
+	u64[arrIDFirst], u64[arrIDPrefix], u64[arrIDFull] = m.id.first.w, m.id.prefix.w, m.id.full.w
+	u64[arrIDKeys], u32[arrIDVals] = m.id.tab.keys, m.id.tab.vals
+	u64[arrPre] = m.pre.w
+	if s := m.sub; s != nil {
+		u64[arrSubPrefix], u64[arrSubFull] = s.prefix.w, s.full.w
+		u64[arrSubFoldKeys], u32[arrSubFoldVals] = s.fold.keys, s.fold.vals
+		u64[arrSubExactKeys], u32[arrSubExactVals] = s.exact.keys, s.exact.vals
+	}
+	off := make([]uint32, 0, len(m.multi)+1)
+	var flat []uint32
+	for _, set := range m.multi {
+		off = append(off, uint32(len(flat)))
+		flat = append(flat, set...)
+	}
+	u32[arrMultiOff] = append(off, uint32(len(flat)))
+	u32[arrMultiRules] = flat
+	return u64, u32
+}
+
+// sealMeta encodes the rules and the matcher's scalars.
+func sealMeta(m *Matcher, counts []int, noBoundary []bool) []byte {
+	var b []byte
+	u32 := func(v uint32) { b = binary.LittleEndian.AppendUint32(b, v) }
+	str := func(s string) { u32(uint32(len(s))); b = append(b, s...) }
+	u32(uint32(len(m.rules)))
+	for i, r := range m.rules {
+		str(r.ID)
+		str(r.Category)
+		str(r.Description)
+		b = append(b, byte(r.Severity), byte(m.modes[i].match))
+		var f byte
+		if m.modes[i].cs {
+			f |= sealRuleCS
+		}
+		if noBoundary[i] {
+			f |= sealRuleNoBoundary
+		}
+		b = append(b, f)
+		b = binary.LittleEndian.AppendUint64(b, uint64(counts[i]))
+	}
+	var flags uint32
+	if m.hasLit {
+		flags |= sealHasLit
+	}
+	if m.hasCS {
+		flags |= sealHasCS
+	}
+	if m.hasID {
+		flags |= sealHasID
+	}
+	subMax := 0
+	if m.sub != nil {
+		flags |= sealHasSub
+		if m.sub.hasCS {
+			flags |= sealSubHasCS
+		}
+		subMax = m.sub.maxLen
+	}
+	u32(flags)
+	u32(uint32(m.lit.maxLen))
+	u32(uint32(m.id.maxLen))
+	u32(uint32(subMax))
+	u32(uint32(m.pre.shift))
+	b = append(b, m.sepTab[:128]...)
+	return b
+}
+
+func alignUp(n uint64) uint64 { return (n + sealAlign - 1) &^ (sealAlign - 1) }
+
+// writeSealed writes m as a sealed file.
+func writeSealed(w io.Writer, m *Matcher, counts []int, noBoundary []bool, keys *sealKeys, salt [sealSaltSize]byte, nonce [12]byte) error {
+	meta := sealMeta(m, counts, noBoundary)
+	u64, u32 := sealArraysOf(m)
+	metaOff := uint64(sealHeaderSize)
+	dirOff := alignUp(metaOff + uint64(len(meta)))
+	pos := alignUp(dirOff + sealArrays*sealDirEntrySize)
+	dir := make([]byte, 0, sealArrays*sealDirEntrySize)
+	var offs [sealArrays]uint64
+	for id := range sealArrays {
+		n := uint64(len(u64[id]))
+		if sealArrayElem[id] == 4 {
+			n = uint64(len(u32[id]))
+		}
+		offs[id] = pos
+		dir = binary.LittleEndian.AppendUint32(dir, uint32(id))
+		dir = binary.LittleEndian.AppendUint32(dir, sealArrayElem[id])
+		dir = binary.LittleEndian.AppendUint64(dir, pos)
+		dir = binary.LittleEndian.AppendUint64(dir, n)
+		pos = alignUp(pos + n*uint64(sealArrayElem[id]))
+	}
+	size := pos + sealMACSize
+	if size > MaxSealedSize {
+		return fmt.Errorf("seal: the sealed catalog would be %d bytes, more than the limit of %d", size, uint64(MaxSealedSize))
+	}
+
+	hdr := make([]byte, sealHeaderSize)
+	copy(hdr[sealHdrMagic:], sealMagic[:])
+	binary.LittleEndian.PutUint32(hdr[sealHdrVersion:], SealVersion)
+	binary.LittleEndian.PutUint32(hdr[sealHdrSize:], sealHeaderSize)
+	binary.LittleEndian.PutUint64(hdr[sealHdrFileSize:], size)
+	copy(hdr[sealHdrSalt:], salt[:])
+	copy(hdr[sealHdrKeyCheck:], keys.check[:])
+	copy(hdr[sealHdrNonce:], nonce[:])
+	binary.LittleEndian.PutUint64(hdr[sealHdrMetaOff:], metaOff)
+	binary.LittleEndian.PutUint64(hdr[sealHdrMetaLen:], uint64(len(meta)))
+	binary.LittleEndian.PutUint64(hdr[sealHdrDirOff:], dirOff)
+	binary.LittleEndian.PutUint32(hdr[sealHdrDirCount:], sealArrays)
+	aead, err := newSealAEAD(keys)
+	if err != nil {
+		return err
+	}
+	fp := m.fpKey
+	aead.Seal(hdr[sealHdrFPKey:sealHdrFPKey], nonce[:], fp[:], sealAAD(hdr))
+	clear(fp[:])
+
+	sw := &sealWriter{w: w, mac: hmac.New(sha256.New, keys.mac[:])}
+	sw.write(hdr)
+	sw.write(meta)
+	sw.pad(dirOff)
+	sw.write(dir)
+	for id := range sealArrays {
+		sw.pad(offs[id])
+		if sealArrayElem[id] == 4 {
+			sw.writeU32(u32[id])
+		} else {
+			sw.writeU64(u64[id])
+		}
+	}
+	sw.pad(pos)
+	if sw.err == nil {
+		_, sw.err = w.Write(sw.mac.Sum(nil))
+	}
+	if sw.err != nil {
+		return fmt.Errorf("seal: write: %w", sw.err)
+	}
+	return nil
+}
+
+func newSealAEAD(keys *sealKeys) (cipher.AEAD, error) {
+	block, err := aes.NewCipher(keys.aead[:])
+	if err != nil {
+		return nil, fmt.Errorf("seal: %w", err)
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		return nil, fmt.Errorf("seal: %w", err)
+	}
+	return aead, nil
+}
+
+// sealAAD is the header data the fingerprint key's encryption
+// authenticates: magic, version, sizes and salt.
+func sealAAD(hdr []byte) []byte { return hdr[:sealHdrKeyCheck] }
+
+// sealWriter writes to w and to mac, counting bytes and keeping the first
+// error.
+type sealWriter struct {
+	w   io.Writer
+	mac hash.Hash
+	n   uint64
+	err error
+	buf []byte
+}
+
+func (s *sealWriter) write(b []byte) {
+	if s.err != nil || len(b) == 0 {
+		return
+	}
+	s.mac.Write(b)
+	_, s.err = s.w.Write(b)
+	s.n += uint64(len(b))
+}
+
+var zeroPad [sealAlign]byte
+
+func (s *sealWriter) pad(to uint64) {
+	for s.n < to && s.err == nil {
+		s.write(zeroPad[:min(to-s.n, sealAlign)])
+	}
+}
+
+// sealChunk is how many bytes writeU64 and writeU32 convert at a time on a
+// big-endian host.
+const sealChunk = 1 << 16
+
+func (s *sealWriter) writeU64(v []uint64) {
+	if len(v) == 0 {
+		return
+	}
+	if littleEndian {
+		s.write(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), len(v)*8))
+		return
+	}
+	for len(v) > 0 {
+		n := min(len(v), sealChunk/8)
+		s.buf = s.buf[:0]
+		for _, x := range v[:n] {
+			s.buf = binary.LittleEndian.AppendUint64(s.buf, x)
+		}
+		s.write(s.buf)
+		v = v[n:]
+	}
+}
+
+func (s *sealWriter) writeU32(v []uint32) {
+	if len(v) == 0 {
+		return
+	}
+	if littleEndian {
+		s.write(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), len(v)*4))
+		return
+	}
+	for len(v) > 0 {
+		n := min(len(v), sealChunk/4)
+		s.buf = s.buf[:0]
+		for _, x := range v[:n] {
+			s.buf = binary.LittleEndian.AppendUint32(s.buf, x)
+		}
+		s.write(s.buf)
+		v = v[n:]
+	}
+}

@@ -1,0 +1,426 @@
+package catalog
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"runtime"
+	"unicode"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// sealedErr wraps ErrSealedInvalid with a value-free reason.
+func sealedErr(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrSealedInvalid}, args...)...)
+}
+
+// IsSealed reports whether data starts like a sealed catalog.
+func IsSealed(data []byte) bool {
+	return len(data) >= len(sealMagic) && string(data[:len(sealMagic)]) == string(sealMagic[:])
+}
+
+// LoadSealed checks the sealed catalog data with sealKey and returns its
+// Matcher and description. Nothing is parsed or compiled: the header is
+// checked (magic, version, size), then the key (a wrong key is
+// ErrSealKeyWrong), then the integrity of every byte (HMAC-SHA256), then
+// the fingerprint key is decrypted and the tables' shapes are checked. On a
+// little-endian host with data 8-byte aligned, the Matcher uses the tables
+// in place: data must then stay unmodified for the Matcher's life (a
+// mapping of a file that is replaced, not rewritten in place). A damaged
+// or foreign file is ErrSealedInvalid with a value-free reason.
+func LoadSealed(data, sealKey []byte) (*Matcher, *Sealed, error) {
+	if len(sealKey) != SealKeySize {
+		return nil, nil, fmt.Errorf("sealed catalog: the seal key must be %d bytes", SealKeySize)
+	}
+	if err := checkSealedHeader(data); err != nil {
+		return nil, nil, err
+	}
+	keys := deriveSealKeys(sealKey, data[sealHdrSalt:sealHdrSalt+sealSaltSize])
+	if subtle.ConstantTimeCompare(keys.check[:], data[sealHdrKeyCheck:sealHdrKeyCheck+32]) != 1 {
+		return nil, nil, ErrSealKeyWrong
+	}
+	body := data[:len(data)-sealMACSize]
+	mac := hmac.New(sha256.New, keys.mac[:])
+	mac.Write(body)
+	if !hmac.Equal(mac.Sum(nil), data[len(body):]) {
+		return nil, nil, sealedErr("integrity check failed: the file is damaged or was modified")
+	}
+	aead, err := newSealAEAD(&keys)
+	if err != nil {
+		return nil, nil, err
+	}
+	var fp [32]byte
+	if _, err := aead.Open(fp[:0], data[sealHdrNonce:sealHdrNonce+12], data[sealHdrFPKey:sealHdrFPKey+48], sealAAD(data[:sealHeaderSize])); err != nil {
+		return nil, nil, sealedErr("the fingerprint key cannot be decrypted")
+	}
+	m, s, err := parseSealed(data, keys.hash[:])
+	if err != nil {
+		return nil, nil, err
+	}
+	m.fpKey = fp
+	return m, s, nil
+}
+
+// checkSealedHeader checks the fixed header of data: magic, version, sizes.
+func checkSealedHeader(data []byte) error {
+	if !IsSealed(data) {
+		return sealedErr("not a sealed catalog (no sealed catalog header)")
+	}
+	if len(data) < sealHeaderSize+sealMACSize {
+		return sealedErr("file is truncated")
+	}
+	if v := binary.LittleEndian.Uint32(data[sealHdrVersion:]); v != SealVersion {
+		return sealedErr("format version %d is not supported (this privscan reads version %d): seal the catalog again with this version", v, SealVersion)
+	}
+	if binary.LittleEndian.Uint32(data[sealHdrSize:]) != sealHeaderSize {
+		return sealedErr("header size mismatch")
+	}
+	if len(data) > MaxSealedSize {
+		return sealedErr("file is larger than 2 GiB")
+	}
+	if n := binary.LittleEndian.Uint64(data[sealHdrFileSize:]); n != uint64(len(data)) {
+		return sealedErr("file is %d bytes but its header says %d: it is truncated or has extra bytes", len(data), n)
+	}
+	return nil
+}
+
+// parseSealed builds the Matcher of data, whose header and integrity are
+// checked, with the tables' hash key hashKey. It checks every offset, size
+// and table entry, so that no content makes it or the Matcher's Find
+// panic, loop or read out of bounds.
+func parseSealed(data, hashKey []byte) (*Matcher, *Sealed, error) {
+	end := uint64(len(data) - sealMACSize)
+	metaOff := binary.LittleEndian.Uint64(data[sealHdrMetaOff:])
+	metaLen := binary.LittleEndian.Uint64(data[sealHdrMetaLen:])
+	dirOff := binary.LittleEndian.Uint64(data[sealHdrDirOff:])
+	if binary.LittleEndian.Uint32(data[sealHdrDirCount:]) != sealArrays {
+		return nil, nil, sealedErr("unexpected table count")
+	}
+	for _, c := range data[sealHdrReserved:sealHeaderSize] {
+		if c != 0 {
+			return nil, nil, sealedErr("reserved header bytes are set")
+		}
+	}
+	if metaOff < sealHeaderSize || metaOff > end || metaLen > end-metaOff {
+		return nil, nil, sealedErr("rule metadata out of bounds")
+	}
+	if dirOff < metaOff+metaLen || dirOff > end || end-dirOff < sealArrays*sealDirEntrySize {
+		return nil, nil, sealedErr("table directory out of bounds")
+	}
+	m := &Matcher{k: deriveKeys(hashKey)}
+	s := &Sealed{Version: SealVersion, Size: int64(len(data))}
+	r := &metaReader{b: data[metaOff : metaOff+metaLen]}
+	if err := m.readSealedMeta(r, s); err != nil {
+		return nil, nil, err
+	}
+	var u64 [sealArrays][]uint64
+	var u32 [sealArrays][]uint32
+	dir := data[dirOff : dirOff+sealArrays*sealDirEntrySize]
+	for id := range sealArrays {
+		e := dir[id*sealDirEntrySize:]
+		if binary.LittleEndian.Uint32(e) != uint32(id) || binary.LittleEndian.Uint32(e[4:]) != sealArrayElem[id] {
+			return nil, nil, sealedErr("table directory entry %d is not the expected table", id)
+		}
+		off, n := binary.LittleEndian.Uint64(e[8:]), binary.LittleEndian.Uint64(e[16:])
+		sz := uint64(sealArrayElem[id])
+		if off%sealAlign != 0 || off < dirOff+sealArrays*sealDirEntrySize || off > end || n > (end-off)/sz {
+			return nil, nil, sealedErr("table %d out of bounds", id)
+		}
+		b := data[off : off+n*sz]
+		if sz == 8 {
+			u64[id] = viewU64(b)
+		} else {
+			u32[id] = viewU32(b)
+		}
+	}
+	nMulti := len(u32[arrMultiOff]) - 1
+	if nMulti < 0 {
+		return nil, nil, sealedErr("rule set table is empty")
+	}
+	m.multi = make([][]uint32, nMulti)
+	offs, flat := u32[arrMultiOff], u32[arrMultiRules]
+	if offs[0] != 0 || int(offs[nMulti]) != len(flat) {
+		return nil, nil, sealedErr("rule set table is inconsistent")
+	}
+	for i := range nMulti {
+		a, b := offs[i], offs[i+1]
+		if b < a || int(b) > len(flat) {
+			return nil, nil, sealedErr("rule set table is inconsistent")
+		}
+		m.multi[i] = flat[a:b:b]
+		for _, x := range m.multi[i] {
+			if int(x) >= len(m.rules) {
+				return nil, nil, sealedErr("rule set names a rule that does not exist")
+			}
+		}
+	}
+	var err error
+	bs := func(id int) bitset {
+		w := u64[id]
+		if len(w) == 0 {
+			w = make([]uint64, 1) // an empty filter: nothing is in it
+		}
+		return bitset{w: w, n: uint64(len(w)) * 64}
+	}
+	tab := func(k, v int) table {
+		t, e := m.sealedTable(u64[k], u32[v])
+		if e != nil && err == nil {
+			err = e
+		}
+		return t
+	}
+	m.lit = spanIndex{first: bs(arrLitFirst), prefix: bs(arrLitPrefix), full: bs(arrLitFull), tab: tab(arrLitKeys, arrLitVals), maxLen: m.lit.maxLen}
+	m.cs = tab(arrCSKeys, arrCSVals)
+	m.id = spanIndex{first: bs(arrIDFirst), prefix: bs(arrIDPrefix), full: bs(arrIDFull), tab: tab(arrIDKeys, arrIDVals), maxLen: m.id.maxLen}
+	if m.sub != nil {
+		m.sub.prefix, m.sub.full = bs(arrSubPrefix), bs(arrSubFull)
+		m.sub.fold, m.sub.exact = tab(arrSubFoldKeys, arrSubFoldVals), tab(arrSubExactKeys, arrSubExactVals)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if w := u64[arrPre]; len(w) > 0 {
+		lg := 64 - int(m.pre.shift)
+		if m.pre.shift < 5 || m.pre.shift >= 64 || lg > 40 || len(w) != 1<<lg>>5 {
+			return nil, nil, sealedErr("prefilter size does not match its shift")
+		}
+		m.pre.w = w
+	} else {
+		m.pre = newPrefilter(0) // an empty prefilter: no word is looked at
+	}
+	m.pool.New = func() any { return new(scratch) }
+	for c := range m.sepHash {
+		m.sepHash[c] = fmix64(feed(m.k.tokF, uint64(asciiTab[c].fold)) ^ m.k.tokFfin)
+	}
+	m.setAnchorBits()
+	return m, s, nil
+}
+
+// sealedTable checks a hash table's arrays: the same length, a free slot
+// (a lookup of an absent key stops), and every value a rule or rule set
+// that exists.
+func (m *Matcher) sealedTable(keys []uint64, vals []uint32) (table, error) {
+	if len(keys) != len(vals) {
+		return table{}, sealedErr("hash table arrays differ in length")
+	}
+	if len(keys) == 0 {
+		return table{}, nil
+	}
+	t := table{keys: keys, vals: vals}
+	free := false
+	for i, k := range keys {
+		if k == 0 {
+			free = true
+			continue
+		}
+		t.count++
+		v := vals[i]
+		if v < multiFlag && int(v) >= len(m.rules) || v >= multiFlag && int(v-multiFlag) >= len(m.multi) {
+			return table{}, sealedErr("hash table names a rule that does not exist")
+		}
+	}
+	if !free {
+		return table{}, sealedErr("hash table has no free slot")
+	}
+	return t, nil
+}
+
+// metaReader reads the meta block, bounds-checked.
+type metaReader struct {
+	b   []byte
+	bad bool
+}
+
+func (r *metaReader) u32() uint32 {
+	if len(r.b) < 4 {
+		r.bad = true
+		return 0
+	}
+	v := binary.LittleEndian.Uint32(r.b)
+	r.b = r.b[4:]
+	return v
+}
+
+func (r *metaReader) u64() uint64 {
+	if len(r.b) < 8 {
+		r.bad = true
+		return 0
+	}
+	v := binary.LittleEndian.Uint64(r.b)
+	r.b = r.b[8:]
+	return v
+}
+
+func (r *metaReader) bytes(n uint64) []byte {
+	if uint64(len(r.b)) < n {
+		r.bad = true
+		return nil
+	}
+	v := r.b[:n]
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *metaReader) str(limit int) ([]byte, bool) {
+	n := r.u32()
+	if r.bad || n > uint32(limit) {
+		return nil, false
+	}
+	b := r.bytes(uint64(n))
+	return b, !r.bad
+}
+
+// readSealedMeta reads the rules and scalars of the meta block into m and s.
+func (m *Matcher) readSealedMeta(r *metaReader, s *Sealed) error {
+	n := r.u32()
+	// A rule takes at least 23 bytes: a bound before allocating.
+	if r.bad || n == 0 || uint64(n) > uint64(len(r.b))/23 {
+		return sealedErr("rule count does not fit the metadata")
+	}
+	s.Rules = make([]SealedRule, 0, n)
+	m.rules = make([]RuleInfo, 0, n)
+	m.modes = make([]ruleMode, 0, n)
+	ids := make(map[string]struct{}, n)
+	for i := range int(n) {
+		id, ok1 := r.str(64)
+		cat, ok2 := r.str(32)
+		desc, ok3 := r.str(MaxDescriptionBytes)
+		hb := r.bytes(3)
+		vals := r.u64()
+		if !ok1 || !ok2 || !ok3 || r.bad {
+			return sealedErr("rule %d: metadata is truncated", i+1)
+		}
+		if !validRuleID(id) {
+			return sealedErr("rule %d: invalid rule ID", i+1)
+		}
+		if _, dup := ids[string(id)]; dup {
+			return sealedErr("rule %s is defined twice", id)
+		}
+		ids[string(id)] = struct{}{}
+		sev, kind, flags := Severity(hb[0]), MatchKind(hb[1]), hb[2]
+		switch {
+		case !validCategory(cat):
+			return sealedErr("rule %s: invalid category", id)
+		case !validDescription(desc):
+			return sealedErr("rule %s: invalid description", id)
+		case sev < SeverityNote || sev > SeverityError:
+			return sealedErr("rule %s: invalid severity", id)
+		case kind != MatchLiteral && kind != MatchIdentifier:
+			return sealedErr("rule %s: invalid match kind", id)
+		case flags&^(sealRuleCS|sealRuleNoBoundary) != 0:
+			return sealedErr("rule %s: invalid settings", id)
+		case vals > 1<<40:
+			return sealedErr("rule %s: invalid value count", id)
+		}
+		info := RuleInfo{ID: string(id), Category: string(cat), Severity: sev, Description: string(desc)}
+		m.rules = append(m.rules, info)
+		m.modes = append(m.modes, ruleMode{match: kind, cs: flags&sealRuleCS != 0})
+		s.Rules = append(s.Rules, SealedRule{RuleInfo: info, Match: kind, CaseSensitive: flags&sealRuleCS != 0,
+			NoBoundary: flags&sealRuleNoBoundary != 0, Values: int(vals)})
+	}
+	flags := r.u32()
+	litMax, idMax, subMax, shift := r.u32(), r.u32(), r.u32(), r.u32()
+	sep := r.bytes(128)
+	if r.bad || len(r.b) != 0 {
+		return sealedErr("metadata has the wrong size")
+	}
+	if flags&^(sealHasLit|sealHasCS|sealHasID|sealHasSub|sealSubHasCS) != 0 {
+		return sealedErr("unknown matcher flags")
+	}
+	const maxTokens = 1 << 16
+	if litMax > maxTokens || idMax > maxTokens || subMax > maxTokens {
+		return sealedErr("value length out of range")
+	}
+	m.hasLit, m.hasCS, m.hasID = flags&sealHasLit != 0, flags&sealHasCS != 0, flags&sealHasID != 0
+	m.lit.maxLen, m.id.maxLen = int(litMax), int(idMax)
+	if flags&sealHasSub != 0 {
+		m.sub = &subIndex{hasCS: flags&sealSubHasCS != 0, maxLen: int(subMax)}
+	}
+	m.pre.shift = uint(shift)
+	for c, f := range sep {
+		if f&^sepFirst != 0 {
+			return sealedErr("invalid separator table")
+		}
+		m.sepTab[c] = f
+	}
+	return nil
+}
+
+// validDescription reports whether d is a description Parse accepts: UTF-8
+// without control characters.
+func validDescription(d []byte) bool {
+	if !utf8.Valid(d) {
+		return false
+	}
+	for _, r := range string(d) {
+		if unicode.IsControl(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// viewU64 returns b (little-endian uint64s) as a []uint64: in place when
+// the host is little-endian and b is 8-byte aligned, else a copy.
+func viewU64(b []byte) []uint64 {
+	n := len(b) / 8
+	if n == 0 {
+		return nil
+	}
+	if littleEndian && uintptr(unsafe.Pointer(unsafe.SliceData(b)))%8 == 0 {
+		return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(b))), n)
+	}
+	out := make([]uint64, n)
+	for i := range out {
+		out[i] = binary.LittleEndian.Uint64(b[8*i:])
+	}
+	return out
+}
+
+// viewU32 is viewU64 for uint32s.
+func viewU32(b []byte) []uint32 {
+	n := len(b) / 4
+	if n == 0 {
+		return nil
+	}
+	if littleEndian && uintptr(unsafe.Pointer(unsafe.SliceData(b)))%4 == 0 {
+		return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(b))), n)
+	}
+	out := make([]uint32, n)
+	for i := range out {
+		out[i] = binary.LittleEndian.Uint32(b[4*i:])
+	}
+	return out
+}
+
+// OpenSealed loads the sealed catalog in f, of size bytes (from the
+// caller's fstat), with sealKey. On unix the file is mapped read-only and
+// the Matcher uses the mapping in place (it is unmapped when the Matcher
+// is no longer reachable); elsewhere it is read into memory. A file over
+// MaxSealedSize is refused before it is mapped. Replace a sealed file by
+// renaming a new one over it (as privscan catalog seal does), never by
+// rewriting it in place while a process has it open.
+func OpenSealed(f *os.File, size int64, sealKey []byte) (*Matcher, *Sealed, error) {
+	if size > MaxSealedSize {
+		return nil, nil, sealedErr("file is larger than 2 GiB")
+	}
+	if size < sealHeaderSize+sealMACSize {
+		return nil, nil, sealedErr("file is truncated")
+	}
+	data, release, err := mapSealed(f, size)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, s, err := LoadSealed(data, sealKey)
+	if err != nil {
+		release()
+		return nil, nil, err
+	}
+	// Find keeps m alive while it reads the tables (runtime.KeepAlive).
+	runtime.AddCleanup(m, func(rel func()) { rel() }, release)
+	return m, s, nil
+}
