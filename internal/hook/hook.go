@@ -260,16 +260,43 @@ func skipPrefix(w []string) []string {
 			}
 		case shellKeywords[w[0]]:
 			w = w[1:]
-		case w[0] == "command" || w[0] == "builtin" || w[0] == "exec" || w[0] == "nohup" || w[0] == "time" || w[0] == "nice" || w[0] == "sudo" || w[0] == "doas":
+		case wrapperValueOpts[w[0]] != nil:
+			opts := wrapperValueOpts[w[0]]
+			timeout := w[0] == "timeout"
 			w = w[1:]
-			for len(w) > 0 && strings.HasPrefix(w[0], "-") {
+			for len(w) > 0 && strings.HasPrefix(w[0], "-") && w[0] != "-" {
+				if w[0] == "--" {
+					w = w[1:]
+					break
+				}
+				if opts[w[0]] {
+					w = w[min(2, len(w)):]
+					continue
+				}
 				w = w[1:]
+			}
+			if timeout && len(w) > 0 {
+				w = w[1:] // the duration
 			}
 		default:
 			return w
 		}
 	}
 	return w
+}
+
+// wrapperValueOpts are the commands that run the rest of their words as
+// a command, with their options that take a separate value (nice -n 10,
+// sudo -u user, timeout -k 5 10: timeout's duration is skipped too).
+var wrapperValueOpts = map[string]map[string]bool{
+	"command": {}, "builtin": {}, "exec": {"-a": true}, "nohup": {}, "time": {"-f": true, "-o": true},
+	"nice":    {"-n": true, "--adjustment": true},
+	"sudo":    {"-u": true, "-g": true, "-C": true, "-D": true, "-h": true, "-p": true, "-r": true, "-t": true, "-U": true, "-T": true},
+	"doas":    {"-u": true, "-C": true},
+	"timeout": {"-s": true, "--signal": true, "-k": true, "--kill-after": true},
+	"stdbuf":  {"-i": true, "-o": true, "-e": true},
+	"ionice":  {"-c": true, "-n": true, "-p": true, "-P": true, "-u": true},
+	"chronic": {}, "caffeinate": {},
 }
 
 // shellKeywords may precede a command in a list: `if git commit …; then`.
