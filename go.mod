@@ -3,7 +3,6 @@ module github.com/privscan/privscan
 go 1.26.8
 
 require (
-	github.com/BurntSushi/toml v1.6.0
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/go-git/go-billy/v5 v5.9.2
 	github.com/go-git/go-git/v5 v5.19.3

@@ -6,9 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 
-	"github.com/BurntSushi/toml"
+	"github.com/pelletier/go-toml/v2"
 
 	"github.com/privscan/privscan/internal/suggest"
 )
@@ -55,13 +56,18 @@ func (m *mapIssue) Error() string { return m.msg }
 // and no name from the file is repeated.
 func parseKeyMap(data []byte) (*keyMap, error) {
 	var raw map[string]any
-	if _, err := toml.Decode(string(data), &raw); err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) && pe.Position.Line > 0 {
-			if pe.Position.Col > 0 {
-				return nil, &mapIssue{msg: fmt.Sprintf("line %d, column %d: invalid TOML", pe.Position.Line, pe.Position.Col)}
+	if err := toml.Unmarshal(data, &raw); err != nil {
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			if line, col := de.Position(); line > 0 {
+				if col > 0 {
+					return nil, &mapIssue{msg: fmt.Sprintf("line %d, column %d: invalid TOML", line, col)}
+				}
+				return nil, &mapIssue{msg: fmt.Sprintf("line %d: invalid TOML", line)}
 			}
-			return nil, &mapIssue{msg: fmt.Sprintf("line %d: invalid TOML", pe.Position.Line)}
+		}
+		if line := duplicateLine(data); line > 0 {
+			return nil, &mapIssue{msg: fmt.Sprintf("line %d: invalid TOML (a key or table defined twice)", line)}
 		}
 		return nil, &mapIssue{msg: "invalid TOML"}
 	}
@@ -230,4 +236,33 @@ func expandPath(p, dir, home string) (string, error) {
 		return filepath.Clean(p), nil
 	}
 	return filepath.Join(dir, p), nil
+}
+
+// duplicateLine returns the line that defines a key or table a second
+// time (the decoder's error names the key but not where it is): the
+// shortest prefix of whole lines that the decoder rejects with that error
+// rather than a syntax error. The decoder reads in order, so every prefix
+// that reaches the second definition fails that way and none shorter
+// does: a binary search over the line ends. 0 when there is none.
+func duplicateLine(data []byte) int {
+	ends := []int{}
+	for i, c := range data {
+		if c == '\n' {
+			ends = append(ends, i+1)
+		}
+	}
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		ends = append(ends, len(data))
+	}
+	duplicate := func(n int) bool {
+		var raw map[string]any
+		err := toml.Unmarshal(data[:ends[n]], &raw)
+		var de *toml.DecodeError
+		return err != nil && !errors.As(err, &de)
+	}
+	n := sort.Search(len(ends), duplicate)
+	if n == len(ends) {
+		return 0
+	}
+	return n + 1
 }

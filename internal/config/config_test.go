@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/BurntSushi/toml"
+	"github.com/pelletier/go-toml/v2"
 	"github.com/privscan/privscan/finding"
 )
 
@@ -233,7 +233,7 @@ func FuzzParseRepo(f *testing.F) {
 		// A quoted part is a key: never a string value of the document
 		// (unless that value is also spelled as a key).
 		var doc map[string]any
-		if _, derr := toml.Decode(string(data), &doc); derr != nil {
+		if derr := toml.Unmarshal(data, &doc); derr != nil {
 			return
 		}
 		keys, values := walk(doc, nil, nil)
