@@ -627,7 +627,7 @@ func TestLookup(t *testing.T) {
 
 func TestErrorsIsAndHints(t *testing.T) {
 	codes := []Code{CodeConfigMissing, CodeConfigInvalid, CodeUnknownKey, CodeFileMissing,
-		CodeNotMarkdown, CodeNotRegularFile, CodeTooLarge, CodeCatalogInvalid}
+		CodeNotMarkdown, CodeNotRegularFile, CodeTooLarge, CodeCatalogInvalid, CodeSealKeyMissing, CodeSealKeyWrong}
 	for _, c := range codes {
 		e := &Error{Code: c, msg: "m"}
 		if e.Hint() == "" || e.Error() != string(c)+": m" || e.Message() != "m" {

@@ -34,8 +34,24 @@ func (b *Broker) ReadCatalog(key string) (*catalog.Catalog, CatalogInfo, error) 
 		}
 		return nil, CatalogInfo{}, e
 	}
-	l, e := b.loadPart(sel, 0, nil, false)
-	if e != nil {
+	sealed := false
+	if p := sel.parts[0]; p.source != SourceEnv {
+		real, _, _ := resolveCatalog(p.file)
+		sealed = hasSealedSuffix(p.file) || hasSealedSuffix(real)
+	}
+	var l *loaded
+	if !sealed {
+		var e *Error
+		if l, e = b.loadPart(sel, 0, nil, false); e != nil {
+			return nil, CatalogInfo{}, e
+		}
+	}
+	if sealed || l.cat == nil {
+		e := &Error{Code: CodeConfigInvalid, File: sel.parts[0].file, msg: b.partName(sel, 0) + " is a sealed catalog, and this command reads a Markdown catalog",
+			hint: "name the Markdown catalog the sealed one was made from"}
+		if sel.key != "" {
+			e.Key, e.Path = sel.key, b.mapPath
+		}
 		return nil, CatalogInfo{}, e
 	}
 	return l.cat, newInfo(sel.key, []CatalogPart{l.info}), nil
@@ -73,8 +89,12 @@ func (b *Broker) OpenCatalogAt(key string, pin Pinned) (*catalog.Matcher, Catalo
 // CheckedCatalog is one catalog of a selection as CheckCatalog found it.
 type CheckedCatalog struct {
 	Part CatalogPart
-	// Catalog is the parsed Markdown catalog, for counts and lint.
+	// Catalog is the parsed Markdown catalog, for counts and lint; nil
+	// for a sealed catalog.
 	Catalog *catalog.Catalog
+	// Sealed describes a sealed catalog (rules and value counts); nil for
+	// a Markdown catalog.
+	Sealed *catalog.Sealed
 	// Rules are the compiled catalog's rules.
 	Rules []catalog.RuleInfo
 }
@@ -93,7 +113,7 @@ func (b *Broker) CheckCatalog(key string) ([]CheckedCatalog, CatalogInfo, error)
 	out := make([]CheckedCatalog, len(ls))
 	for i, l := range ls {
 		ms[i] = l.m
-		out[i] = CheckedCatalog{Part: l.info, Catalog: l.cat, Rules: l.m.Rules()}
+		out[i] = CheckedCatalog{Part: l.info, Catalog: l.cat, Sealed: l.sealed, Rules: l.m.Rules()}
 	}
 	if _, err := catalog.Combine(ms...); err != nil {
 		return nil, CatalogInfo{}, b.combineErr(sel, err)
@@ -127,24 +147,25 @@ func (b *Broker) StatCatalogAt(key string, pin Pinned) (CatalogInfo, error) {
 				return CatalogInfo{}, b.pinErr(sel, i, err)
 			}
 			if ok {
-				parts[i] = CatalogPart{Source: p.source, Path: p.file, Pinned: id}
+				parts[i] = CatalogPart{Source: p.source, Path: p.file, Sealed: hasSealedSuffix(p.file), Pinned: id}
 				continue
 			}
 		}
-		real, fi, ferr := resolve(p.file, MaxFileSize, true)
+		real, fi, ferr := resolveCatalog(p.file)
 		if ferr != nil {
 			return CatalogInfo{}, b.partErr(sel, i, ferr)
 		}
-		parts[i] = CatalogPart{Source: p.source, Path: real, ModTime: fi.ModTime(), Size: fi.Size()}
+		parts[i] = CatalogPart{Source: p.source, Path: real, Sealed: hasSealedSuffix(real), ModTime: fi.ModTime(), Size: fi.Size()}
 	}
 	return newInfo(sel.key, parts), nil
 }
 
 // loaded is one catalog of a selection, read and compiled.
 type loaded struct {
-	info CatalogPart
-	cat  *catalog.Catalog // Markdown, when kept
-	m    *catalog.Matcher
+	info   CatalogPart
+	cat    *catalog.Catalog // Markdown, when kept
+	sealed *catalog.Sealed  // a sealed catalog's description
+	m      *catalog.Matcher
 }
 
 // loadAll reads and compiles every catalog selected by key.
@@ -169,7 +190,9 @@ func (b *Broker) loadAll(key string, pin Pinned, keep bool) ([]loaded, *selectio
 }
 
 // loadPart reads part i of sel (from pin's commit when pin accepts it)
-// and parses it; with compile, it compiles it too.
+// and parses it; with compile, it compiles it too. A sealed catalog is
+// loaded (checked, never parsed or compiled) whatever compile says, with
+// the selection's seal key.
 func (b *Broker) loadPart(sel *selection, i int, pin Pinned, compile bool) (*loaded, *Error) {
 	p := sel.parts[i]
 	l := &loaded{}
@@ -185,22 +208,56 @@ func (b *Broker) loadPart(sel *selection, i int, pin Pinned, compile bool) (*loa
 				return nil, b.pinErr(sel, i, err)
 			}
 			if ok {
-				if !hasMDSuffix(p.file) {
-					return nil, b.partErr(sel, i, &fileErr{CodeNotMarkdown, "file name does not end in .md", nil})
+				sealed := hasSealedSuffix(p.file)
+				if !hasMDSuffix(p.file) && !sealed {
+					return nil, b.partErr(sel, i, &fileErr{CodeNotMarkdown, "file name does not end in .md or .sealed", nil})
 				}
-				d, err := pin.ReadPinned(p.file, MaxFileSize)
+				limit := catalogLimit(p.file)
+				d, err := pin.ReadPinned(p.file, limit)
 				if err != nil {
 					return nil, b.pinErr(sel, i, err)
 				}
-				if len(d) > MaxFileSize {
-					return nil, b.partErr(sel, i, tooLarge(MaxFileSize))
+				if int64(len(d)) > limit {
+					return nil, b.partErr(sel, i, tooLarge(limit))
+				}
+				l.info = CatalogPart{Source: p.source, Path: p.file, Sealed: sealed, Size: int64(len(d)), Pinned: id}
+				if sealed {
+					key, e := b.sealKey(sel, i)
+					if e != nil {
+						return nil, e
+					}
+					m, s, err := catalog.LoadSealed(d, key)
+					if err != nil {
+						return nil, b.sealedErr(sel, i, err)
+					}
+					l.m, l.sealed = m, s
+					return l, nil
 				}
 				data = d
-				l.info = CatalogPart{Source: p.source, Path: p.file, Size: int64(len(d)), Pinned: id}
 				break
 			}
 		}
-		d, meta, ferr := readFile(p.file, MaxFileSize, true)
+		real, _, ferr := resolveCatalog(p.file)
+		if ferr != nil {
+			return nil, b.partErr(sel, i, ferr)
+		}
+		if hasSealedSuffix(real) {
+			key, e := b.sealKey(sel, i)
+			if e != nil {
+				return nil, e
+			}
+			m, s, meta, ferr, err := openSealed(real, key)
+			if ferr != nil {
+				return nil, b.partErr(sel, i, ferr)
+			}
+			if err != nil {
+				return nil, b.sealedErr(sel, i, err)
+			}
+			l.m, l.sealed = m, s
+			l.info = CatalogPart{Source: p.source, Path: meta.path, Sealed: true, ModTime: meta.modTime, Size: meta.size}
+			return l, nil
+		}
+		d, meta, ferr := readResolved(real, MaxFileSize)
 		if ferr != nil {
 			return nil, b.partErr(sel, i, ferr)
 		}
@@ -225,6 +282,64 @@ func (b *Broker) loadPart(sel *selection, i int, pin Pinned, compile bool) (*loa
 	}
 	l.m = m
 	return l, nil
+}
+
+// sealKey returns the seal key for the sealed part i of sel: the map
+// entry's seal-key file when the map names one, else PRIVSCAN_SEAL_KEY.
+func (b *Broker) sealKey(sel *selection, i int) ([]byte, *Error) {
+	withKey := func(e *Error) *Error {
+		e.File = sel.parts[i].file
+		if sel.key != "" {
+			e.Key, e.Path = sel.key, b.mapPath
+		}
+		return e
+	}
+	if sel.sealKeyFile != "" {
+		data, _, ferr := readFile(sel.sealKeyFile, maxSealKeyFile, false)
+		if ferr != nil {
+			code := ferr.code
+			if code == CodeFileMissing {
+				code = CodeSealKeyMissing
+			}
+			e := withKey(&Error{Code: code, err: ferr.err, msg: b.partName(sel, i) + " is sealed, and its seal-key file cannot be read: " + ferr.msg})
+			e.File = sel.sealKeyFile
+			return nil, e
+		}
+		key, err := catalog.ParseSealKey(data)
+		if err != nil {
+			e := withKey(&Error{Code: CodeConfigInvalid, msg: b.partName(sel, i) + " is sealed, and its seal-key file is not a seal key: " + err.Error(),
+				hint: "the seal-key file holds the 64 hex digits `privscan catalog seal --key-file` wrote"})
+			e.File = sel.sealKeyFile
+			return nil, e
+		}
+		return key, nil
+	}
+	v := b.getenv(EnvSealKey)
+	if v == "" {
+		return nil, withKey(&Error{Code: CodeSealKeyMissing, msg: b.partName(sel, i) + " is a sealed catalog, and no seal key is set (" + EnvSealKey + " or a seal-key entry in the key map)"})
+	}
+	key, err := catalog.ParseSealKey([]byte(v))
+	if err != nil {
+		return nil, withKey(&Error{Code: CodeConfigInvalid, msg: EnvSealKey + " is not a seal key: " + err.Error(),
+			hint: EnvSealKey + " holds the 64 hex digits `privscan catalog seal --key-file` wrote"})
+	}
+	return key, nil
+}
+
+// sealedErr reports a sealed catalog that cannot be loaded: with the
+// wrong key (seal_key_wrong), or invalid or damaged (catalog_invalid).
+// The catalog package's errors are value-free.
+func (b *Broker) sealedErr(sel *selection, i int, err error) *Error {
+	e := &Error{Code: CodeCatalogInvalid, File: sel.parts[i].file, err: err, msg: b.partName(sel, i) + ": " + err.Error(),
+		hint: "seal the catalog again with `privscan catalog seal`; a sealed file must be replaced whole, never edited"}
+	if errors.Is(err, catalog.ErrSealKeyWrong) {
+		e.Code, e.hint = CodeSealKeyWrong, ""
+		e.msg = b.partName(sel, i) + ": the seal key does not open this sealed catalog"
+	}
+	if sel.key != "" {
+		e.Key, e.Path = sel.key, b.mapPath
+	}
+	return e
 }
 
 // catalogErr wraps a (value-free) catalog parse or compile error of part i.

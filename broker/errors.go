@@ -20,6 +20,8 @@ const (
 	CodeNotRegularFile Code = "not_regular_file"
 	CodeTooLarge       Code = "too_large"
 	CodeCatalogInvalid Code = "catalog_invalid"
+	CodeSealKeyMissing Code = "seal_key_missing"
+	CodeSealKeyWrong   Code = "seal_key_wrong"
 )
 
 // Sentinels, one per code: errors.Is(err, ErrUnknownKey) reports whether err
@@ -33,6 +35,8 @@ var (
 	ErrNotRegularFile = errors.New(string(CodeNotRegularFile))
 	ErrTooLarge       = errors.New(string(CodeTooLarge))
 	ErrCatalogInvalid = errors.New(string(CodeCatalogInvalid))
+	ErrSealKeyMissing = errors.New(string(CodeSealKeyMissing))
+	ErrSealKeyWrong   = errors.New(string(CodeSealKeyWrong))
 )
 
 func sentinel(c Code) error {
@@ -53,6 +57,10 @@ func sentinel(c Code) error {
 		return ErrTooLarge
 	case CodeCatalogInvalid:
 		return ErrCatalogInvalid
+	case CodeSealKeyMissing:
+		return ErrSealKeyMissing
+	case CodeSealKeyWrong:
+		return ErrSealKeyWrong
 	}
 	return nil
 }
@@ -108,13 +116,17 @@ func (e *Error) Hint() string {
 	case CodeFileMissing:
 		return "create the file or fix its path in the key map"
 	case CodeNotMarkdown:
-		return "only files whose name, after following symlinks, ends in .md are read"
+		return "only files whose name, after following symlinks, ends in .md are read (and, for catalogs, .sealed)"
 	case CodeNotRegularFile:
 		return "point the entry at a regular .md file, not a directory, FIFO, device or socket"
 	case CodeTooLarge:
-		return "files over 64 MiB are refused: split the file"
+		return "Markdown files over 64 MiB and sealed catalogs over 2 GiB are refused: split the catalog"
 	case CodeCatalogInvalid:
 		return "fix the catalog at the reported line; `privscan catalog check` lints it"
+	case CodeSealKeyMissing:
+		return "set PRIVSCAN_SEAL_KEY to the seal key (64 hex digits), or add seal-key = \"<key file>\" beside the catalog entry in the key map"
+	case CodeSealKeyWrong:
+		return "use the key the catalog was sealed with (the file `privscan catalog seal --key-file` wrote), or seal the catalog again"
 	}
 	return ""
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/privscan/privscan/catalog"
 )
 
 // MaxFileSize is the largest context file or Markdown catalog the broker
@@ -20,6 +22,12 @@ const MaxFileSize = 64 << 20
 
 // MaxMapSize is the largest key map the broker reads: 1 MiB.
 const MaxMapSize = 1 << 20
+
+// MaxSealedSize is the largest sealed catalog the broker loads: 2 GiB.
+const MaxSealedSize = catalog.MaxSealedSize
+
+// maxSealKeyFile bounds a seal key file (64 hex digits and white space).
+const maxSealKeyFile = 1 << 10
 
 // fileErr is a file-rule failure before it is put in context (which key,
 // which map). msg is value-free.
@@ -39,6 +47,59 @@ type fileMeta struct {
 // hasMDSuffix reports whether the name ends in ".md", ASCII case-insensitively.
 func hasMDSuffix(path string) bool {
 	return len(path) >= 3 && strings.EqualFold(path[len(path)-3:], ".md")
+}
+
+// hasSealedSuffix reports whether the name ends in ".sealed", ASCII
+// case-insensitively.
+func hasSealedSuffix(path string) bool {
+	return len(path) >= 7 && strings.EqualFold(path[len(path)-7:], ".sealed")
+}
+
+// catalogLimit is the size limit of a catalog file named real.
+func catalogLimit(real string) int64 {
+	if hasSealedSuffix(real) {
+		return MaxSealedSize
+	}
+	return MaxFileSize
+}
+
+// resolveCatalog applies the file rules that need no open to a catalog
+// file: its resolved name must end in .md or .sealed, and its size is
+// checked against that kind's limit.
+func resolveCatalog(path string) (string, fs.FileInfo, *fileErr) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", nil, lookupErr(err)
+	}
+	if !hasMDSuffix(real) && !hasSealedSuffix(real) {
+		return "", nil, &fileErr{CodeNotMarkdown, "file name does not end in .md or .sealed (after following symlinks)", nil}
+	}
+	return resolve(real, catalogLimit(real), false)
+}
+
+// openSealed opens the resolved sealed catalog real under the file rules
+// and loads it with key (see catalog.OpenSealed: it is mapped, not read).
+func openSealed(real string, key []byte) (*catalog.Matcher, *catalog.Sealed, fileMeta, *fileErr, error) {
+	f, err := os.OpenFile(real, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		return nil, nil, fileMeta{}, lookupErr(err), nil
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, fileMeta{}, &fileErr{CodeFileMissing, "file cannot be read", errnoOf(err)}, nil
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, nil, fileMeta{}, notRegular(fi.Mode()), nil
+	}
+	if fi.Size() > MaxSealedSize {
+		return nil, nil, fileMeta{}, tooLarge(MaxSealedSize), nil
+	}
+	m, s, err := catalog.OpenSealed(f, fi.Size(), key)
+	if err != nil {
+		return nil, nil, fileMeta{}, nil, err
+	}
+	return m, s, fileMeta{path: real, modTime: fi.ModTime(), size: fi.Size()}, nil, nil
 }
 
 // errnoOf extracts the errno of a file-system error, or nil.
@@ -109,6 +170,8 @@ func sizeName(limit int64) string {
 		return "64 MiB"
 	case MaxMapSize:
 		return "1 MiB"
+	case MaxSealedSize:
+		return "2 GiB"
 	}
 	return strconv.FormatInt(limit, 10) + " bytes"
 }

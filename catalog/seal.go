@@ -1,12 +1,14 @@
 package catalog
 
 import (
+	"bytes"
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash"
@@ -465,4 +467,24 @@ func (s *sealWriter) writeU32(v []uint32) {
 		s.write(s.buf)
 		v = v[n:]
 	}
+}
+
+// ParseSealKey parses a seal key written as 64 hexadecimal digits, with
+// white space around them (a key file's final newline). Errors never
+// quote the text.
+func ParseSealKey(text []byte) ([]byte, error) {
+	t := bytes.TrimSpace(text)
+	if len(t) != 2*SealKeySize {
+		return nil, fmt.Errorf("a seal key is %d hexadecimal digits, not %d characters", 2*SealKeySize, len(t))
+	}
+	key := make([]byte, SealKeySize)
+	if _, err := hex.Decode(key, t); err != nil {
+		return nil, errors.New("a seal key is hexadecimal digits only")
+	}
+	return key, nil
+}
+
+// FormatSealKey returns key as ParseSealKey reads it, with a final newline.
+func FormatSealKey(key []byte) []byte {
+	return append(hex.AppendEncode(nil, key), '\n')
 }

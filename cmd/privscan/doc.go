@@ -14,6 +14,8 @@ Commands:
 	privscan text [<file>|-]            a commit message, PR body or any text (stdin with -)
 	privscan redact [<file>|-]          copy text with every match replaced by a placeholder
 	privscan catalog check              parse and lint the catalog; print counts, never values
+	privscan catalog seal [--key-file F] -o FILE.sealed
+	                                    compile the catalog's literal rules into a sealed catalog
 	privscan init [--platform claude-code] [--force]
 	                                    create the key map and a sample catalog (mode 0600)
 	privscan mcp [--http <addr>] [--root <dir>]...

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -9,25 +10,30 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/privscan/privscan/broker"
 	"github.com/privscan/privscan/catalog"
 )
 
+const catalogUsage = "usage: privscan catalog check [--catalog-key KEY] | privscan catalog seal [--catalog-key KEY] [--key-file F] -o FILE.sealed"
+
 func runCatalog(env *Env, args []string) error {
-	fs := flag.NewFlagSet("catalog check", flag.ContinueOnError)
+	fs := flag.NewFlagSet("catalog", flag.ContinueOnError)
 	key := fs.String("catalog-key", "", "catalog `KEY` in the key map")
-	if len(args) == 0 || args[0] != "check" {
+	keyFile := fs.String("key-file", "", "seal: write a new random seal key to `F` (mode 0600; an existing file is never overwritten) unless PRIVSCAN_SEAL_KEY holds one")
+	out := fs.String("o", "", "seal: the sealed catalog to write, `FILE.sealed` (replaced whole if it exists)")
+	if len(args) == 0 || (args[0] != "check" && args[0] != "seal") {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
 			fmt.Fprintln(env.Stdout, helpFor("catalog", fs))
 			return nil
 		}
 		if len(args) == 0 {
-			return usagef("usage: privscan catalog check [--catalog-key KEY]")
+			return usagef(catalogUsage)
 		}
-		return &nameError{what: "unknown catalog command", raw: args[0], candidates: []string{"check"},
-			suggestFmt: "did you mean `privscan catalog %s`?", hint: "usage: privscan catalog check [--catalog-key KEY]"}
+		return &nameError{what: "unknown catalog command", raw: args[0], candidates: []string{"check", "seal"},
+			suggestFmt: "did you mean `privscan catalog %s`?", hint: catalogUsage}
 	}
 	pos, paths, err := parseArgs(fs, args[1:])
 	if errors.Is(err, flag.ErrHelp) {
@@ -38,11 +44,17 @@ func runCatalog(env *Env, args []string) error {
 		return err
 	}
 	if len(pos)+len(paths) > 0 {
-		return usagef("catalog check takes no arguments")
+		return usagef("catalog %s takes no arguments", args[0])
 	}
 	b, err := broker.Open(broker.Options{Getenv: env.Getenv})
 	if err != nil {
 		return err
+	}
+	if args[0] == "seal" {
+		return runSeal(env, b, *key, *keyFile, *out)
+	}
+	if *keyFile != "" || *out != "" {
+		return usagef("--key-file and -o belong to `privscan catalog seal`")
 	}
 	// Compiling checks what parsing cannot (regex limits); the broker
 	// reports a failure as catalog_invalid, as every scan does.
@@ -54,32 +66,170 @@ func runCatalog(env *Env, args []string) error {
 	return nil
 }
 
+// runSeal seals the Markdown catalog selected by key into out.
+func runSeal(env *Env, b *broker.Broker, key, keyFile, out string) error {
+	if out == "" {
+		return usagef("catalog seal needs -o FILE.sealed")
+	}
+	if !strings.HasSuffix(strings.ToLower(out), ".sealed") {
+		return usagef("-o must name a file ending in .sealed (privscan reads sealed catalogs by that suffix)")
+	}
+	abs := func(p string) string {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(env.Dir, p)
+	}
+	out = abs(out)
+	var sealKey []byte
+	if v := env.Getenv(broker.EnvSealKey); v != "" {
+		k, err := catalog.ParseSealKey([]byte(v))
+		if err != nil {
+			return withHint(fmt.Errorf("%s is not a seal key: %w", broker.EnvSealKey, err), "unset it to have `--key-file F` generate a key, or set it to 64 hex digits")
+		}
+		sealKey = k
+		if keyFile != "" {
+			fmt.Fprintf(env.Stderr, "privscan: note: %s holds the seal key, so --key-file is not written\n", broker.EnvSealKey)
+			keyFile = ""
+		}
+	} else {
+		if keyFile == "" {
+			return withHint(errors.New("no seal key: PRIVSCAN_SEAL_KEY is not set and no --key-file was given"),
+				"pass --key-file F to generate a random key into F (mode 0600), or set PRIVSCAN_SEAL_KEY to 64 hex digits")
+		}
+		keyFile = abs(keyFile)
+		if _, err := os.Lstat(keyFile); err == nil {
+			return withHint(fmt.Errorf("%s already exists", keyFile), "a seal key file is never overwritten: name a new file, or set PRIVSCAN_SEAL_KEY to the key it holds")
+		}
+		sealKey = make([]byte, catalog.SealKeySize)
+		if _, err := rand.Read(sealKey); err != nil {
+			return fmt.Errorf("generating a seal key: %w", err)
+		}
+	}
+	c, info, err := b.ReadCatalog(key)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(out), ".privscan-seal-*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", out, err)
+	}
+	defer os.Remove(tmp.Name())
+	bw := bufio.NewWriterSize(tmp, 1<<20)
+	err = catalog.Seal(bw, c, sealKey, nil)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	var re *catalog.SealRegexError
+	switch {
+	case errors.As(err, &re):
+		return withHint(err, "only literal and identifier rules can be sealed: move regex rules to a Markdown catalog and combine it with the sealed one (a [catalogs] list, or PRIVSCAN_CATALOG beside PRIVSCAN_CATALOG_FILE)")
+	case err != nil:
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	if keyFile != "" {
+		if err := writeKeyFile(keyFile, sealKey); err != nil {
+			return err
+		}
+	}
+	if err := os.Rename(tmp.Name(), out); err != nil {
+		return fmt.Errorf("writing %s: %w", out, err)
+	}
+	counts := c.Counts()
+	fi, _ := os.Stat(out)
+	var size int64
+	if fi != nil {
+		size = fi.Size()
+	}
+	fmt.Fprintf(env.Stdout, "sealed %d rule%s, %d value%s (from %s) into %s (%d bytes)\n", counts.Rules, plural(counts.Rules), counts.Values, plural(counts.Values), describeSource(info), out, size)
+	if keyFile != "" {
+		fmt.Fprintf(env.Stdout, "seal key written to %s (mode 0600): keep it secret (a CI secret, a password manager); scans read it from PRIVSCAN_SEAL_KEY or a seal-key entry in the key map\n", keyFile)
+	}
+	return nil
+}
+
+// writeKeyFile creates path with mode 0600 and writes key to it as hex; an
+// existing file is never replaced.
+func writeKeyFile(path string, key []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return withHint(fmt.Errorf("%s already exists", path), "a seal key file is never overwritten: name a new file")
+		}
+		return fmt.Errorf("writing the seal key: %w", err)
+	}
+	_, err = f.Write(catalog.FormatSealKey(key))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return fmt.Errorf("writing the seal key: %w", err)
+	}
+	return nil
+}
+
 // printCheck prints the value-free counts and lint of the checked
-// catalogs: per category and severity over all of them, and, when
-// several are combined, one line per catalog.
+// catalogs: per rule, category and severity over all of them, and, when
+// several are combined, one line per catalog. A sealed catalog has its
+// rules and value counts but no values to lint.
 func printCheck(env *Env, parts []broker.CheckedCatalog, info broker.CatalogInfo) {
-	all := &catalog.Catalog{}
+	type ruleRow struct {
+		id, category string
+		sev          catalog.Severity
+		values       int
+	}
+	var rows []ruleRow
+	countsOf := func(p broker.CheckedCatalog) catalog.Counts {
+		if p.Sealed != nil {
+			return p.Sealed.Counts()
+		}
+		return p.Catalog.Counts()
+	}
+	all := &catalog.Sealed{}
 	for _, p := range parts {
-		all.Rules = append(all.Rules, p.Catalog.Rules...)
+		if p.Sealed != nil {
+			all.Rules = append(all.Rules, p.Sealed.Rules...)
+			continue
+		}
+		for _, r := range p.Catalog.Rules {
+			all.Rules = append(all.Rules, catalog.SealedRule{RuleInfo: catalog.RuleInfo{ID: r.ID, Category: r.Category, Severity: r.Severity}, Values: len(r.Values)})
+		}
+	}
+	for _, r := range all.Rules {
+		rows = append(rows, ruleRow{r.ID, r.Category, r.Severity, r.Values})
 	}
 	counts := all.Counts()
 	fmt.Fprintf(env.Stdout, "catalog: %d rule%s, %d value%s (from %s)\n", counts.Rules, plural(counts.Rules), counts.Values, plural(counts.Values), describeSource(info))
-	fpLine := func(c *catalog.Catalog) string {
-		if c.FingerprintKey == nil {
+	fpLine := func(p broker.CheckedCatalog) string {
+		switch {
+		case p.Sealed != nil:
+			return "sealed (fingerprint-key kept encrypted under the seal key)"
+		case p.Catalog.FingerprintKey == nil:
 			return "fingerprint-key: not set (fingerprints are keyed by a digest of the catalog and change whenever it changes)"
 		}
 		return "fingerprint-key: set"
 	}
 	if len(parts) == 1 {
-		fmt.Fprintln(env.Stdout, fpLine(parts[0].Catalog))
+		fmt.Fprintln(env.Stdout, fpLine(parts[0]))
 	} else {
 		fmt.Fprintf(env.Stdout, "combined from %d catalogs (rule IDs are unique across them; each rule's fingerprints are keyed by its own catalog's key, the built-in detectors' by the first's):\n", len(parts))
 		for i, p := range parts {
-			c := p.Catalog.Counts()
-			fmt.Fprintf(env.Stdout, "  %d. %s: %d rule%s, %d value%s; %s\n", i+1, describePart(p.Part), c.Rules, plural(c.Rules), c.Values, plural(c.Values), fpLine(p.Catalog))
+			c := countsOf(p)
+			fmt.Fprintf(env.Stdout, "  %d. %s: %d rule%s, %d value%s; %s\n", i+1, describePart(p.Part), c.Rules, plural(c.Rules), c.Values, plural(c.Values), fpLine(p))
 		}
 	}
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "\nrule\tcategory\tseverity\tvalues")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\n", r.id, r.category, r.sev, r.values)
+	}
 	fmt.Fprintln(tw, "\ncategory\trules\tvalues")
 	for _, cc := range counts.Categories {
 		fmt.Fprintf(tw, "%s\t%d\t%d\n", cc.Category, cc.Rules, cc.Values)
@@ -91,6 +241,9 @@ func printCheck(env *Env, parts []broker.CheckedCatalog, info broker.CatalogInfo
 	tw.Flush()
 	var lines []string
 	for i, p := range parts {
+		if p.Catalog == nil {
+			continue
+		}
 		for _, w := range catalog.Lint(p.Catalog) {
 			if len(parts) > 1 {
 				lines = append(lines, fmt.Sprintf("%d. %s", i+1, w))

@@ -127,9 +127,20 @@ redact never copies a line it could not scan whole: a line longer than
 rest is copied, and privscan exits 2. Input past --max-input or not read
 within --max-time also ends with exit 2; treat the output as incomplete.`,
 	"catalog": `privscan catalog check [--catalog-key KEY]
+privscan catalog seal [--catalog-key KEY] [--key-file F] -o FILE.sealed
 
-Parses and lints the catalog; prints rule and value counts per category and
-severity, and lint warnings. Never prints a value.`,
+check parses and lints the catalog (or loads a sealed one); prints value
+counts per rule, category and severity, and lint warnings. Never prints a
+value.
+
+seal compiles the literal and identifier rules of a Markdown catalog into a
+sealed catalog: keyed hashes and rule metadata, no value in any form that can
+be recovered or confirmed without the seal key, so it can be committed or
+shipped where the plaintext must not be. The seal key (256 bits, 64 hex
+digits) comes from PRIVSCAN_SEAL_KEY, or is generated and written to
+--key-file (mode 0600, never overwritten, never printed). Scans read it from
+PRIVSCAN_SEAL_KEY or a seal-key entry in the key map. A regex rule cannot be
+sealed: keep regex rules in a Markdown catalog combined with the sealed one.`,
 	"init": `privscan init [--platform claude-code] [--force]
 
 Creates the key map ($XDG_CONFIG_HOME/privscan/context-map.toml) and a sample
