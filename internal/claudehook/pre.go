@@ -22,7 +22,7 @@ func PreToolUse(ctx context.Context, eng *engine.Engine, env Env, p *hook.Payloa
 		return nil
 	}
 	h := newRun(eng, env, p, opts)
-	cmds := hook.Find(p.ToolInput.Command, h.cwd)
+	cmds := hook.FindWith(p.ToolInput.Command, h.cwd, hook.Options{Aliases: hook.NewGitConfig(env.Getenv)})
 	var found []blocked
 	add := func(what string, b *blocked, err error) {
 		if err != nil {

@@ -511,3 +511,17 @@ func TestPostToolUseNetFirstCommit(t *testing.T) {
 		t.Fatalf("first commit: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestHookResolvesGitAliases: `git ci` with alias.ci = commit in the
+// repository's config is gated like git commit.
+func TestHookResolvesGitAliases(t *testing.T) {
+	r := newHookRepo(t)
+	r.git(t, "config", "alias.ci", "commit")
+	r.write(t, "users.go", "package main\n\nvar n = \""+hookCanary+"\"\n")
+	r.git(t, "add", "users.go")
+	code, stderr := runHook(t, r.env, payload(r.dir, "Bash", `git ci -m "Add users"`))
+	if code != 2 || !strings.Contains(stderr, "users.go:3:10-") || !strings.Contains(stderr, "catalog/PER-001") {
+		t.Fatalf("git ci: exit %d\n%s", code, stderr)
+	}
+	assertNoCanary(t, stderr)
+}
