@@ -38,6 +38,9 @@ type plan struct {
 	// before is the most lines any branch's window reaches back; -1 if
 	// unbounded.
 	before int
+	// reach is the most newlines a match holds; -1 if unbounded or
+	// unknown (wholeRun).
+	reach int
 }
 
 // branch is the plan of one alternative of a rule's regex.
@@ -65,9 +68,9 @@ const (
 func newPlan(pattern string, keywords []string, entropy float64, secretGroup int) plan {
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
-		return plan{wholeRun: true}
+		return plan{wholeRun: true, reach: -1}
 	}
-	whole := plan{wholeRun: true, secret: newSecretFilter(re, entropy, secretGroup)}
+	whole := plan{wholeRun: true, secret: newSecretFilter(re, entropy, secretGroup), reach: -1}
 	if len(keywords) == 0 {
 		return whole
 	}
@@ -89,6 +92,11 @@ func newPlan(pattern string, keywords []string, entropy float64, secretGroup int
 			p.before = -1
 		} else {
 			p.before = max(p.before, b.nlBefore)
+		}
+		if b.nlBefore < 0 || b.nlAfter < 0 || p.reach < 0 {
+			p.reach = -1
+		} else {
+			p.reach = max(p.reach, b.nlBefore+b.nlAfter)
 		}
 	}
 	return p

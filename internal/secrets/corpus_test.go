@@ -1,6 +1,8 @@
 package secrets
 
 import (
+	"encoding/base64"
+	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
 	"regexp"
@@ -166,6 +168,23 @@ func handSamples() []string {
 	}
 }
 
+// encodeSample encodes s in one of the ways gitleaks decodes.
+func encodeSample(rng *rand.Rand, s string) string {
+	switch rng.IntN(6) {
+	case 0:
+		return b64(b64(s))
+	case 1:
+		return percentAll(s)
+	case 2:
+		return hex.EncodeToString([]byte(s))
+	case 3:
+		return unicodeEscapes(s)
+	case 4:
+		return base64.RawURLEncoding.EncodeToString([]byte(s))
+	}
+	return b64(s)
+}
+
 // corpus builds fragments of realistic code with secrets of every rule
 // the sampler can produce planted in them, about size bytes in all. It
 // reports the rules planted.
@@ -218,6 +237,11 @@ func corpus(t testing.TB, d *Detector, ref *reference, size int, seed uint64) ([
 				// enough corpus, some in files of another type.
 				s := samples[cursor%len(samples)]
 				cursor++
+				if g.rng.IntN(4) == 0 {
+					// Encoded, as gitleaks decodes it.
+					addLine("blob := \"" + encodeSample(g.rng, s.text) + "\"")
+					break
+				}
 				for _, l := range strings.Split(s.text, "\n") {
 					addLine(l)
 				}
@@ -252,17 +276,23 @@ func TestDetectMatchesReference(t *testing.T) {
 		t.Errorf("samples for only %d of %d rules", len(ids), len(d.t.rules))
 	}
 	found := map[string]int{}
-	total := 0
+	total, decoded := 0, 0
 	for _, f := range frags {
 		for _, m := range compareDetect(t, d, ref, f) {
 			found[m.RuleID]++
 			total++
+			if m.Line < len(f.Lines) && strings.HasPrefix(string(f.Lines[m.Line].Text), "blob := ") {
+				decoded++
+			}
 		}
 		if t.Failed() {
 			break
 		}
 	}
-	t.Logf("%d fragments, %d rules sampled, %d matches of %d rules", len(frags), len(ids), total, len(found))
+	t.Logf("%d fragments, %d rules sampled, %d matches of %d rules, %d in encoded text", len(frags), len(ids), total, len(found), decoded)
+	if decoded == 0 {
+		t.Error("no match in encoded text")
+	}
 	if want := min(len(ids)*3/4, size>>11); len(found) < want {
 		t.Errorf("only %d rules found in the corpus, want %d", len(found), want)
 	}

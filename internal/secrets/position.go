@@ -99,6 +99,30 @@ func (t text) secretSpan(rule config.Rule, line, col int, match, secret string) 
 	return start, end, true
 }
 
+// decodedSpan returns the absolute span of a finding of a decoded pass
+// from the position gitleaks reports (same line and column conventions as
+// secretSpan's): the original text its match maps back to, which is the
+// whole encoded segment when the match lies inside its decoded value. A
+// span ending on a later line ends with the start line.
+func (t text) decodedSpan(line, col, endLine, endCol int) (start, end int, ok bool) {
+	if line < 0 || line >= len(t.starts) {
+		return 0, 0, false
+	}
+	base := 0
+	if line > 0 {
+		base = t.starts[line] - 1
+	}
+	start = max(base+col-1, t.starts[line])
+	end = t.ends[line]
+	if endLine == line && base+endCol > start {
+		end = min(base+endCol, end)
+	}
+	if start >= end {
+		return 0, 0, false
+	}
+	return start, end, true
+}
+
 // locateMatch returns the offset of match in t.s nearest the position
 // gitleaks reported, or -1 if match does not occur in t.s.
 func (t text) locateMatch(line, col int, match string) int {

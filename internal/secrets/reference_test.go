@@ -20,7 +20,8 @@ import (
 
 // reference is the unoptimised adapter the Detector must agree with: the
 // whole default configuration decoded by viper and compiled up front, and
-// one gitleaks Detect call per run of consecutive lines.
+// one gitleaks Detect call per run of consecutive lines, decoding as
+// gitleaks git does by default (depth 5).
 type reference struct {
 	vc  config.ViperConfig
 	cfg config.Config
@@ -49,7 +50,7 @@ var loadReference = sync.OnceValues(func() (*reference, error) {
 	}
 	ref.cfg = cfg
 	ref.gl = detect.NewDetector(cfg)
-	ref.gl.MaxDecodeDepth = 0
+	ref.gl.MaxDecodeDepth = maxDecodeDepth
 	return ref, nil
 })
 
@@ -81,7 +82,12 @@ func (ref *reference) detect(f *scanner.Fragment) []scanner.Match {
 			if !ok || rule.Regex == nil {
 				continue
 			}
-			start, end, ok := t.secretSpan(rule, fd.StartLine, fd.StartColumn, fd.Match, fd.Secret)
+			var start, end int
+			if isDecodedFinding(fd.Tags) {
+				start, end, ok = t.decodedSpan(fd.StartLine, fd.StartColumn, fd.EndLine, fd.EndColumn)
+			} else {
+				start, end, ok = t.secretSpan(rule, fd.StartLine, fd.StartColumn, fd.Match, fd.Secret)
+			}
 			if !ok {
 				continue
 			}

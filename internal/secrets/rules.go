@@ -49,6 +49,7 @@ type tableRule struct {
 
 	glOnce sync.Once
 	gl     *detect.Detector // a gitleaks detector holding this rule only
+	dec    *detect.Detector // the same with gitleaks' decoding on
 	rule   config.Rule
 	glErr  error
 }
@@ -193,11 +194,14 @@ func (r *tableRule) detector(t *table) (*detect.Detector, *config.Rule, error) {
 		cfg.Allowlists = global
 		cfg.Path = ""
 		gl := detect.NewDetector(cfg)
-		// No recursive decoding (base64, hex, percent-encoding): positions
-		// of decoded findings do not map onto the scanned lines.
+		// Decoding (base64, hex, percent-encoding, escapes) is left to
+		// dec, which runs only around lines holding encoded segments.
 		gl.MaxDecodeDepth = 0
 		gl.Verbose = false
-		r.gl, r.rule = gl, rule
+		dec := detect.NewDetector(cfg)
+		dec.MaxDecodeDepth = maxDecodeDepth
+		dec.Verbose = false
+		r.gl, r.dec, r.rule = gl, dec, rule
 	})
 	return r.gl, &r.rule, r.glErr
 }

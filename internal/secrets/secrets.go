@@ -5,9 +5,10 @@
 // scanner.Match values at once (the secret, match and line texts it returns
 // are dropped, never stored or logged).
 //
-// Results are those of running gitleaks (Detector.Detect, no decoding) on
-// each run of consecutive lines of a fragment with all rules, but the work
-// is narrowed first, so that neither start-up nor scanning costs what
+// Results are those of running gitleaks (Detector.Detect, decoding
+// base64, hex, percent-encoded and escaped segments up to depth 5 as
+// gitleaks git does by default) on each run of consecutive lines of a
+// fragment with all rules, but the work is narrowed first, so that neither start-up nor scanning costs what
 // gitleaks does (its rules run on Go's regexp at about 1 MB/s each, and
 // real code holds keywords like key, token and api on most lines):
 //
@@ -31,6 +32,13 @@
 //   - Entropy. A window is skipped for a rule with an entropy threshold if
 //     no run of the bytes its secret can hold has enough distinct bytes to
 //     pass it.
+//   - Decoding (see decode.go). Lines holding a segment gitleaks' decoder
+//     decodes are found by a byte loop that rejects almost every line;
+//     around those lines, the rules whose keywords occur in the run or in
+//     the decoded text are run with gitleaks' decoding on, and the
+//     findings of decoded passes kept. Such a finding's span is the
+//     original text its match maps back to, as gitleaks reports it: the
+//     whole encoded segment when the match lies inside its decoded value.
 //   - gitleaks' cross-rule step (a generic-api-key finding yields to a
 //     specific rule's finding of the same secret on the same line) is
 //     applied per run, as gitleaks applies it per call.
@@ -172,6 +180,11 @@ type found struct {
 	line          int // run line where the match starts (gitleaks' StartLine)
 	col           int // gitleaks' StartColumn
 	match, secret string
+	// A finding of a decoded pass is located by its reported span alone
+	// (its match is decoded text): gitleaks' EndLine (run line) and
+	// EndColumn.
+	decoded         bool
+	endLine, endCol int
 }
 
 // detectRun scans lines[lo:hi], one run, and appends its matches. hits is
@@ -179,6 +192,8 @@ type found struct {
 func (d *Detector) detectRun(path string, lines []scanner.Line, lo, hi int, ms []scanner.Match, hits []hit) ([]scanner.Match, []hit) {
 	run := lines[lo:hi]
 	hits = hits[:0]
+	var enc []int        // lines holding an encoded segment
+	var decRules []int32 // rules with a keyword in a decoded form of them
 	for i, l := range run {
 		if len(l.Text) > MaxLineBytes {
 			continue // scanned as empty
@@ -188,8 +203,15 @@ func (d *Detector) detectRun(path string, lines []scanner.Line, lo, hi int, ms [
 				hits = append(hits, hit{rule: r, line: int32(i), pos: int32(start)})
 			}
 		})
+		if decodeLine(l.Text, func(decoded string) {
+			d.t.kw.lineKeywords([]byte(decoded), func(_ int, kw int32) {
+				decRules = append(decRules, d.t.kwRules[kw]...)
+			})
+		}) {
+			enc = append(enc, i)
+		}
 	}
-	if len(hits) == 0 && len(d.t.always) == 0 {
+	if len(hits) == 0 && len(d.t.always) == 0 && len(decRules) == 0 {
 		return ms, hits
 	}
 	st := &runState{path: path, t: newText(run)}
@@ -205,7 +227,101 @@ func (d *Detector) detectRun(path string, lines []scanner.Line, lo, hi int, ms [
 	for _, r := range d.t.always {
 		d.detectRule(st, d.t.rules[r], nil)
 	}
+	if len(enc) > 0 {
+		d.detectDecoded(st, enc, byRule, decRules)
+	}
 	return st.matches(lo, ms), hits
+}
+
+// detectDecoded runs gitleaks with decoding around the lines of the run
+// that hold encoded segments (enc, in order), for the rules that can match
+// there: those with a keyword in a decoded form of those lines (decRules),
+// with a hit in the lines a match can reach (byRule, grouped by rule), or
+// without keywords. Only findings of decoded passes are kept: the others
+// are detectRule's.
+func (d *Detector) detectDecoded(st *runState, enc []int, byRule []hit, decRules []int32) {
+	cand := make([]bool, len(d.t.rules))
+	for _, r := range decRules {
+		cand[r] = true
+	}
+	for _, r := range d.t.always {
+		cand[r] = true
+	}
+	var wins [][2]int
+	for a := 0; a < len(byRule); {
+		b := a + 1
+		for b < len(byRule) && byRule[b].rule == byRule[a].rule {
+			b++
+		}
+		if r := byRule[a].rule; !cand[r] {
+			wins = d.decodeWindows(st, d.t.rules[r], enc, wins[:0])
+			for _, h := range byRule[a:b] {
+				if inWindows(wins, int(h.line)) {
+					cand[r] = true
+					break
+				}
+			}
+		}
+		a = b
+	}
+	for r, ok := range cand {
+		if !ok {
+			continue
+		}
+		tr := d.t.rules[r]
+		if tr.getPlan(d.t).pathExcluded(st.path) {
+			continue
+		}
+		if _, _, err := tr.detector(d.t); err != nil {
+			continue
+		}
+		rule := &tr.rule
+		for _, w := range d.decodeWindows(st, tr, enc, wins[:0]) {
+			v := st.t.sub(w[0], w[1])
+			//lint:ignore SA1019 see detectRule
+			findings := tr.dec.Detect(detect.Fragment{Raw: v.s, FilePath: st.path})
+			viewed := false
+			for _, fd := range findings {
+				if fd.RuleID != rule.RuleID || !isDecodedFinding(fd.Tags) {
+					continue
+				}
+				if !viewed {
+					st.views = append(st.views, v)
+					st.first = append(st.first, w[0])
+					viewed = true
+				}
+				st.found = append(st.found, found{
+					rule: rule, view: len(st.views) - 1,
+					line: w[0] + fd.StartLine, col: fd.StartColumn,
+					endLine: w[0] + fd.EndLine, endCol: fd.EndColumn,
+					match: fd.Match, secret: fd.Secret, decoded: true,
+				})
+			}
+		}
+	}
+}
+
+// decodeWindows appends to wins the merged line ranges of the run that a
+// match of rule r overlapping a line of enc can span.
+func (d *Detector) decodeWindows(st *runState, r *tableRule, enc []int, wins [][2]int) [][2]int {
+	last := len(st.t.starts) - 1
+	reach := r.getPlan(d.t).plan.reach
+	if reach < 0 {
+		return append(wins, [2]int{0, last})
+	}
+	for _, i := range enc {
+		wins = append(wins, [2]int{max(0, i-reach), min(last, i+reach)})
+	}
+	return mergeWindows(wins)
+}
+
+func inWindows(wins [][2]int, line int) bool {
+	for _, w := range wins {
+		if w[0] <= line && line <= w[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // groupByRule returns hits ordered by rule, keeping their (line) order
@@ -366,7 +482,13 @@ func (st *runState) matches(lo int, ms []scanner.Match) []scanner.Match {
 		}
 		v := st.views[fd.view]
 		first := st.first[fd.view]
-		start, end, ok := v.secretSpan(*fd.rule, fd.line-first, fd.col, fd.match, fd.secret)
+		var start, end int
+		var ok bool
+		if fd.decoded {
+			start, end, ok = v.decodedSpan(fd.line-first, fd.col, fd.endLine-first, fd.endCol)
+		} else {
+			start, end, ok = v.secretSpan(*fd.rule, fd.line-first, fd.col, fd.match, fd.secret)
+		}
 		if !ok {
 			continue
 		}
