@@ -110,7 +110,7 @@ func hex4(b []byte) bool {
 func decodesBase64(s []byte) bool {
 	var arr [192]byte
 	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawURLEncoding} {
-		buf := arr[:0]
+		var buf []byte
 		if m := enc.DecodedLen(len(s)); m <= len(arr) {
 			buf = arr[:m]
 		} else {
