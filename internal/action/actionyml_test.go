@@ -84,7 +84,7 @@ func TestActionYMLContract(t *testing.T) {
 		}
 	}
 	sort.Strings(names)
-	want := []string{"allow-new-markers", "annotations", "base", "catalog", "catalog-file", "category", "fail-on", "head", "sarif-file", "scan-pr-text", "upload-sarif"}
+	want := []string{"allow-new-markers", "annotations", "base", "catalog", "catalog-file", "category", "fail-on", "head", "sarif-file", "scan-pr-text", "seal-key", "upload-sarif"}
 	if strings.Join(names, " ") != strings.Join(want, " ") {
 		t.Errorf("inputs %v, want %v", names, want)
 	}
@@ -115,6 +115,7 @@ func TestActionYMLContract(t *testing.T) {
 		"catalog": action.EnvCatalog, "catalog-file": action.EnvCatalogFile, "base": action.EnvBase, "head": action.EnvHead,
 		"fail-on": action.EnvFailOn, "sarif-file": action.EnvSARIFFile, "category": action.EnvCategory,
 		"scan-pr-text": action.EnvScanPRText, "annotations": action.EnvAnnotations, "allow-new-markers": action.EnvAllowNewMarkers,
+		"seal-key": action.EnvSealKey,
 	}
 	var scan, upload map[string]any
 	for _, s := range runs["steps"].([]any) {

@@ -24,6 +24,7 @@ const (
 	EnvAllowNewMarkers = "PRIVSCAN_ALLOW_NEW_MARKERS" // input allow-new-markers
 	EnvCatalog         = "PRIVSCAN_CATALOG"           // input catalog
 	EnvCatalogFile     = "PRIVSCAN_CATALOG_FILE"      // input catalog-file
+	EnvSealKey         = "PRIVSCAN_SEAL_KEY"          // input seal-key
 )
 
 // DefaultSARIFName is the SARIF file's name when the sarif-file input is

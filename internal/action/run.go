@@ -241,14 +241,25 @@ func sarifPath(input string, getenv func(string) string) string {
 	return p
 }
 
-// catalogFileIn resolves a relative catalog-file input against the
-// workspace: the step may run in another directory.
+// catalogFileIn resolves the relative files of a catalog-file input (one
+// or more, separated like PATH) against the workspace: the step may run
+// in another directory.
 func catalogFileIn(dir string, getenv func(string) string) func(string) string {
 	f := getenv(EnvCatalogFile)
-	if f == "" || filepath.IsAbs(f) {
+	if f == "" {
 		return getenv
 	}
-	abs := filepath.Join(dir, f)
+	files := filepath.SplitList(f)
+	rel := false
+	for i, p := range files {
+		if p != "" && !filepath.IsAbs(p) {
+			files[i], rel = filepath.Join(dir, p), true
+		}
+	}
+	if !rel {
+		return getenv
+	}
+	abs := strings.Join(files, string(filepath.ListSeparator))
 	return func(k string) string {
 		if k == EnvCatalogFile {
 			return abs
