@@ -302,7 +302,7 @@ var wrapperValueOpts = map[string]map[string]bool{
 // shellKeywords may precede a command in a list: `if git commit …; then`.
 var shellKeywords = map[string]bool{
 	"if": true, "then": true, "else": true, "elif": true, "while": true, "until": true,
-	"do": true, "!": true, "{": true,
+	"do": true, "!": true, "{": true, "coproc": true,
 }
 
 func isAssignment(s string) bool {

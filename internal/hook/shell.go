@@ -103,6 +103,10 @@ func (l *lexer) run() {
 		case c == '$' && l.i+1 < len(l.s) && l.s[l.i+1] == '(':
 			l.inWord = true
 			l.word.WriteString(l.substitution())
+		case c == '$' && l.i+1 < len(l.s) && l.s[l.i+1] == '\'':
+			l.inWord = true
+			l.i += 2
+			l.ansiC()
 		case c == '`':
 			l.inWord = true
 			l.word.WriteString(l.backquoted())
@@ -208,6 +212,65 @@ func (l *lexer) readHeredocs() {
 		}
 	}
 	l.pending = nil
+}
+
+// ansiC reads the rest of a $'...' string into the word, decoding its
+// backslash escapes as bash does (\n, \t, \\, \', \xHH, \NNN octal, …;
+// an unknown escape keeps its backslash).
+func (l *lexer) ansiC() {
+	for l.i < len(l.s) {
+		c := l.s[l.i]
+		if c == '\'' {
+			l.i++
+			return
+		}
+		if c != '\\' || l.i+1 >= len(l.s) {
+			l.word.WriteByte(c)
+			l.i++
+			continue
+		}
+		e := l.s[l.i+1]
+		l.i += 2
+		if r := strings.IndexByte(`abefnrtv\'"?`, e); r >= 0 {
+			l.word.WriteByte("\a\b\x1b\f\n\r\t\v\\'\"?"[r])
+			continue
+		}
+		base, max := 0, 0
+		switch {
+		case e == 'x':
+			base, max = 16, 2
+		case e >= '0' && e <= '7':
+			base, max = 8, 3
+			l.i-- // the first digit is part of the number
+		}
+		if base == 0 {
+			l.word.WriteByte('\\')
+			l.word.WriteByte(e)
+			continue
+		}
+		v, n := 0, 0
+		for n < max && l.i < len(l.s) {
+			d := strings.IndexByte("0123456789abcdef"[:base], lower(l.s[l.i]))
+			if d < 0 {
+				break
+			}
+			v = v*base + d
+			l.i++
+			n++
+		}
+		if n == 0 {
+			l.word.WriteString(`\x`)
+			continue
+		}
+		l.word.WriteByte(byte(v))
+	}
+}
+
+func lower(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // doubleQuoted reads the rest of a "..." string into the word.
