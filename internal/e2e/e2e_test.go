@@ -66,12 +66,41 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
 		os.Exit(2)
 	}
+	if err := shared.prepareBinary(); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		os.Exit(2)
+	}
 	code := m.Run()
 	_ = os.RemoveAll(home)
 	os.Exit(code)
 }
 
 func (s *suite) configDir() string { return filepath.Join(s.home, ".config") }
+
+// pluginData is the data directory Claude Code gives a plugin loaded with
+// --plugin-dir (CLAUDE_PLUGIN_DATA): ~/.claude/plugins/data/<name>-inline.
+func (s *suite) pluginData() string {
+	return filepath.Join(s.home, ".claude", "plugins", "data", "privscan-inline")
+}
+
+// prepareBinary builds privscan where the launcher looks for it, before
+// any session: a first session would otherwise race its hooks and its
+// subagent against the build (the launcher's first start has its own
+// tests in internal/launcher). A session whose data directory is not this
+// one fails the scenario (see session) instead of building again unnoticed.
+func (s *suite) prepareBinary() error {
+	cmd := exec.Command(filepath.Join(s.root, "scripts", "privscan-launch"), "--prewarm")
+	cmd.Env = append(s.env(), "CLAUDE_PLUGIN_ROOT="+s.root, "CLAUDE_PLUGIN_DATA="+s.pluginData(),
+		"PRIVSCAN_LAUNCH_FOREGROUND=1", "PRIVSCAN_RELEASE_BASE_URL=http://127.0.0.1:1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("privscan-launch --prewarm: %v\n%s", err, out)
+	}
+	bins, _ := filepath.Glob(filepath.Join(s.pluginData(), "bin", "privscan-*"))
+	if len(bins) == 0 {
+		return fmt.Errorf("privscan-launch --prewarm left no binary in %s", s.pluginData())
+	}
+	return nil
+}
 
 func (s *suite) writeCatalog() error {
 	dir := filepath.Join(s.configDir(), "privscan")
@@ -174,6 +203,9 @@ func (s *suite) session(t *testing.T, dir string, script []step, extra ...string
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	results, bodies, unknown := api.snapshot()
+	if dirs, _ := filepath.Glob(filepath.Join(s.home, ".claude", "plugins", "data", "*")); len(dirs) != 1 || dirs[0] != s.pluginData() {
+		t.Errorf("Claude Code gave the plugin the data directories %v, not %s (did an upgrade change CLAUDE_PLUGIN_DATA?): the binary the suite prepared is not the one used", dirs, s.pluginData())
+	}
 	if len(unknown) > 0 {
 		t.Errorf("Claude Code sent requests this suite does not know (did an upgrade change the API it uses?): %v; bodies logged in %s", unknown, api.logDir)
 	}
