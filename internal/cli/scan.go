@@ -52,8 +52,11 @@ func runScan(ctx context.Context, env *Env, cmd string, args []string) error {
 	eng := engine.New(engine.Config{Getenv: env.Getenv})
 	// The catalog first: it is the most common configuration problem, and
 	// nothing is scanned without it.
+	// For a comparison of commits, a catalog file tracked by the
+	// repository is read from the base (the engine pins it): its error,
+	// if any, is reported by the scan.
 	matcher, _, err := eng.Catalog(f.catalogKey)
-	if err != nil {
+	if err != nil && (cmd != "diff" && cmd != "history") {
 		return err
 	}
 	if cmd == "text" {
@@ -75,6 +78,7 @@ func runScan(ctx context.Context, env *Env, cmd string, args []string) error {
 	defer finish()
 	res, runErr := eng.Scan(ctx, engine.Request{
 		Matcher:         matcher,
+		CatalogKey:      f.catalogKey,
 		Dir:             env.Dir,
 		Target:          target,
 		Wrap:            wrap,

@@ -16,7 +16,9 @@ import (
 type Request struct {
 	// CatalogKey names the catalog ("": the default precedence). Matcher,
 	// when set, is used instead (a door that scans several times with one
-	// catalog opens it once with Engine.Catalog).
+	// catalog opens it once with Engine.Catalog, with the same key) —
+	// except when two commits are compared and catalog files of CatalogKey
+	// are tracked by the repository: those are policy, read from the base.
 	CatalogKey string
 	Matcher    *catalog.Matcher
 

@@ -36,10 +36,10 @@ func (e *Engine) Scan(ctx context.Context, req Request, h finding.Handler) (*Res
 	// The catalog first: it is the most common configuration problem, and
 	// nothing is scanned without it.
 	m := req.Matcher
+	var catErr error
 	if m == nil {
-		var err error
-		if m, _, err = e.Catalog(req.CatalogKey); err != nil {
-			return nil, err
+		if m, _, catErr = e.Catalog(req.CatalogKey); catErr != nil && !req.Target.needsRepo() {
+			return nil, catErr
 		}
 	}
 
@@ -47,6 +47,9 @@ func (e *Engine) Scan(ctx context.Context, req Request, h finding.Handler) (*Res
 	if repo == nil && req.Target.needsRepo() {
 		r, err := gitsrc.Open(req.Dir)
 		if err != nil {
+			if catErr != nil {
+				return nil, catErr
+			}
 			return nil, GitError(err)
 		}
 		defer r.Close()
@@ -54,11 +57,30 @@ func (e *Engine) Scan(ctx context.Context, req Request, h finding.Handler) (*Res
 	}
 	src, comparison, err := req.Target.open(repo)
 	if err != nil {
+		if catErr != nil {
+			return nil, catErr
+		}
 		return nil, GitError(err)
 	}
 
 	// Policy: from the trusted side when two commits are compared.
 	base, head := PolicyRevs(src)
+	// A catalog file the repository tracks is policy too: read from the
+	// trusted side, so a change cannot swap or empty the catalog that
+	// judges it (its error, if any, is the one reported).
+	var catalogFiles []string
+	if base != "" && repo != nil {
+		pm, files, err := e.pinnedCatalog(repo, req.CatalogKey, base)
+		if err != nil {
+			return nil, err
+		}
+		if pm != nil {
+			m, catErr, catalogFiles = pm, nil, files
+		}
+	}
+	if catErr != nil {
+		return nil, catErr
+	}
 	cfg, suppressed, err := e.policy(repo, req, base)
 	if err != nil {
 		return nil, err
@@ -87,7 +109,7 @@ func (e *Engine) Scan(ctx context.Context, req Request, h finding.Handler) (*Res
 	}
 	if base != "" {
 		// ... and an edit of its own policy is reported.
-		opts.PolicyChanged = PolicyChanged(repo, base, head, PolicyFiles)
+		opts.PolicyChanged = PolicyChanged(repo, base, head, PolicyFiles) || catalogChanged(repo, base, head, catalogFiles)
 	}
 	if len(req.Also) > 0 {
 		src = append(Chain{src}, req.Also...)
@@ -264,10 +286,10 @@ func firstOf(s ...string) string {
 // so a redacted text has nothing left that Scan would report.
 func (e *Engine) Redactor(req Request) (*scanner.Redactor, error) {
 	m := req.Matcher
+	var catErr error
 	if m == nil {
-		var err error
-		if m, _, err = e.Catalog(req.CatalogKey); err != nil {
-			return nil, err
+		if m, _, catErr = e.Catalog(req.CatalogKey); catErr != nil && !req.Target.needsRepo() {
+			return nil, catErr
 		}
 	}
 	cfg, _, err := RepoFiles("", req.ConfigPath)

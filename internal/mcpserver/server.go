@@ -418,7 +418,7 @@ func (s *Server) scanDiff(ctx context.Context, c *call) (any, string, *toolError
 	}
 
 	col := newCollector(s.version)
-	res, err := s.eng.Scan(ctx, engine.Request{Matcher: m, Repo: repo, Target: diffTarget(base, head, staged, rel)}, col)
+	res, err := s.eng.Scan(ctx, engine.Request{Matcher: m, CatalogKey: c.key, Repo: repo, Target: diffTarget(base, head, staged, rel)}, col)
 	if err != nil {
 		return nil, "", classify(err)
 	}
