@@ -172,6 +172,7 @@ func FindWith(command, cwd string, opt Options) Commands {
 	dir, unknown := cwd, false
 	for _, sc := range splitCommands(command) {
 		words := sc.words
+		cmdDir := gitEnvDir(words, dir)
 		words = skipPrefix(words)
 		if len(words) == 0 {
 			continue
@@ -203,7 +204,7 @@ func FindWith(command, cwd string, opt Options) Commands {
 				out.GH = append(out.GH, t)
 			}
 		case "git":
-			sub, rest, gdir := gitSubcommand(words[1:], dir)
+			sub, rest, gdir := gitSubcommand(words[1:], cmdDir)
 			if opt.Aliases != nil {
 				aliases := opt.Aliases
 				if cl := cmdlineAliases(words[1:]); len(cl) > 0 {
@@ -318,6 +319,48 @@ func isAssignment(s string) bool {
 	return true
 }
 
+// gitDirParent returns the directory git works in for --git-dir=p or
+// GIT_DIR=p when p names a repository's .git directory: its parent. Any
+// other git directory (bare, separate) leaves dir as it was.
+func gitDirParent(dir, p string) string {
+	if filepath.Base(filepath.Clean(p)) != ".git" {
+		return dir
+	}
+	return filepath.Dir(joinDir(dir, p))
+}
+
+// gitEnvDir applies the GIT_DIR and GIT_WORK_TREE assignments in front of
+// a command (FOO=1 GIT_DIR=x/.git git commit, env GIT_WORK_TREE=y git …)
+// to dir; GIT_WORK_TREE wins.
+func gitEnvDir(words []string, dir string) string {
+	gitDir, workTree := "", ""
+	for i, w := range words {
+		if i == 0 && w == "env" {
+			continue
+		}
+		if !isAssignment(w) {
+			if i > 0 && words[0] == "env" && strings.HasPrefix(w, "-") {
+				continue
+			}
+			break
+		}
+		k, v, _ := strings.Cut(w, "=")
+		switch k {
+		case "GIT_DIR":
+			gitDir = v
+		case "GIT_WORK_TREE":
+			workTree = v
+		}
+	}
+	switch {
+	case workTree != "":
+		return joinDir(dir, workTree)
+	case gitDir != "":
+		return gitDirParent(dir, gitDir)
+	}
+	return dir
+}
+
 // gitValueOpts are git's global options that take a separate value.
 var gitValueOpts = map[string]bool{
 	"-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true,
@@ -338,6 +381,12 @@ func gitSubcommand(args []string, dir string) (sub string, rest []string, gdir s
 			args = args[1:]
 		case a == "--work-tree" && len(args) > 1:
 			dir = joinDir(dir, args[1])
+			args = args[2:]
+		case strings.HasPrefix(a, "--git-dir="):
+			dir = gitDirParent(dir, strings.TrimPrefix(a, "--git-dir="))
+			args = args[1:]
+		case a == "--git-dir" && len(args) > 1:
+			dir = gitDirParent(dir, args[1])
 			args = args[2:]
 		case gitValueOpts[a]:
 			args = args[min(2, len(args)):]
