@@ -300,6 +300,39 @@ func TestLauncherRelease(t *testing.T) {
 	})
 }
 
+// TestGateWhilePreparing: while another start holds the preparation lock
+// (a download or a build), a commit is blocked with the reason, and a
+// command that commits nothing passes without privscan.
+func TestGateWhilePreparing(t *testing.T) {
+	skipUnlessPOSIX(t)
+	e := newEnv(t)
+	e.set("FAKE_GO_BIN=/nonexistent")
+	lock := filepath.Join(e.data, "build.lock")
+	writeFile(t, filepath.Join(lock, "pid"), fmt.Sprintln(os.Getpid()), 0o644)
+	hook := func(command string) (int, string) {
+		cmd := e.command("hook", "claude-pre-tool-use")
+		cmd.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"` + command + `"}}`)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		code := 0
+		if err != nil {
+			code = cmd.ProcessState.ExitCode()
+		}
+		return code, stderr.String()
+	}
+	code, stderr := hook("git commit -m wip")
+	if code != 2 || !strings.Contains(stderr, "still being prepared") || !strings.Contains(stderr, "blocking this command") {
+		t.Fatalf("commit: exit %d\n%s", code, stderr)
+	}
+	if code, stderr := hook("ls -la"); code != 0 || stderr != "" {
+		t.Fatalf("ls: exit %d\n%s", code, stderr)
+	}
+	if e.builds() != 0 {
+		t.Errorf("%d builds", e.builds())
+	}
+}
+
 // client speaks line-delimited JSON-RPC to a launcher's MCP server.
 type client struct {
 	t      *testing.T
