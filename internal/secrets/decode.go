@@ -32,21 +32,35 @@ const maxDecodeDepth = 5
 //     span and the rest of the line). Findings of the decoded passes are
 //     kept; those of the first pass are the ordinary path's.
 
-// likelyBase64 and the hex table mirror gitleaks' codec: base64 is tried
-// only on text holding one of these bytes.
-var likelyBase64 = func() (t [256]bool) {
-	for _, c := range `0123456789+/-_` {
-		t[c] = true
+// Byte classes of the pre-check, after gitleaks' codec patterns.
+const (
+	cRun    = 1 << iota // in a base64 run: [\w/+-]
+	cHex                // a hex digit
+	cLikely             // base64 is tried only on runs holding one: 0-9 + / - _
+	cMark               // may start an escape: % \ U
+)
+
+var byteClass = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		b := byte(c)
+		if '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || strings.IndexByte("_/+-", b) >= 0 {
+			t[c] |= cRun
+		}
+		if isHex(b) {
+			t[c] |= cHex
+		}
+		if '0' <= b && b <= '9' || strings.IndexByte("+/-_", b) >= 0 {
+			t[c] |= cLikely
+		}
+		if strings.IndexByte("%\\U", b) >= 0 {
+			t[c] |= cMark
+		}
 	}
 	return t
 }()
 
 func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func isBase64Run(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == '/' || c == '+' || c == '-'
 }
 
 // mayDecode reports whether gitleaks' decoder may find an encoded segment
@@ -57,35 +71,35 @@ func isBase64Run(c byte) bool {
 func mayDecode(line []byte) bool {
 	n := len(line)
 	for i := 0; i < n; {
-		c := line[i]
-		switch {
-		case c == '%' && i+2 < n && isHex(line[i+1]) && isHex(line[i+2]):
-			return true
-		case c == '\\' && i+5 < n && (line[i+1] == 'u' || line[i+1] == 'U') && hex4(line[i+2:]):
-			return true
-		}
-		if !isBase64Run(c) {
+		c := byteClass[line[i]]
+		if c&cRun == 0 {
+			if c&cMark != 0 && escapeAt(line, i) {
+				return true
+			}
 			i++
 			continue
 		}
 		// A maximal run of base64 bytes: gitleaks' base64 pattern is
 		// [\w/+-]{16,}={0,2}, tried after hex at each position.
-		j, hexRun, likely := i, 0, false
-		for ; j < n && isBase64Run(line[j]); j++ {
-			if line[j] == 'U' && j+5 < n && line[j+1] == '+' && hex4(line[j+2:]) {
-				return true
+		j, hexRun, seen := i, 0, uint8(0)
+		for ; j < n; j++ {
+			c := byteClass[line[j]]
+			if c&cRun == 0 {
+				break
 			}
-			if isHex(line[j]) {
-				hexRun++
-				if hexRun >= 32 {
+			seen |= c
+			if c&cHex != 0 {
+				if hexRun++; hexRun >= 32 {
 					return true
 				}
-			} else {
-				hexRun = 0
+				continue
 			}
-			likely = likely || likelyBase64[line[j]]
+			hexRun = 0
+			if c&cMark != 0 && escapeAt(line, j) {
+				return true
+			}
 		}
-		if j-i >= 16 && likely {
+		if j-i >= 16 && seen&cLikely != 0 {
 			end := j
 			for k := 0; k < 2 && end < n && line[end] == '='; k++ {
 				end++
@@ -95,6 +109,20 @@ func mayDecode(line []byte) bool {
 			}
 		}
 		i = j
+	}
+	return false
+}
+
+// escapeAt reports whether line[i:] starts with an escape gitleaks'
+// decoder takes: %XX, \uXXXX or \UXXXX, U+XXXX.
+func escapeAt(line []byte, i int) bool {
+	switch line[i] {
+	case '%':
+		return i+2 < len(line) && isHex(line[i+1]) && isHex(line[i+2])
+	case '\\':
+		return i+5 < len(line) && (line[i+1] == 'u' || line[i+1] == 'U') && hex4(line[i+2:])
+	case 'U':
+		return i+5 < len(line) && line[i+1] == '+' && hex4(line[i+2:])
 	}
 	return false
 }

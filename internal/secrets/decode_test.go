@@ -163,3 +163,21 @@ func FuzzMayDecode(f *testing.F) {
 		checkMayDecode(t, s)
 	})
 }
+
+// BenchmarkMayDecode measures the pre-check on keyword-dense code with no
+// encoded segment, which every scanned line pays.
+func BenchmarkMayDecode(b *testing.B) {
+	f, n := codeFragment(1 << 20)
+	b.SetBytes(int64(n))
+	cpu := cpuTime()
+	for b.Loop() {
+		for _, l := range f.Lines {
+			if mayDecode(l.Text) {
+				b.Fatal("no line of the code decodes")
+			}
+		}
+	}
+	if used := cpuTime() - cpu; used > 0 && cpu > 0 {
+		b.ReportMetric(float64(n)*float64(b.N)/used.Seconds()/1e6, "cpu-MB/s")
+	}
+}

@@ -203,11 +203,7 @@ func (d *Detector) detectRun(path string, lines []scanner.Line, lo, hi int, ms [
 				hits = append(hits, hit{rule: r, line: int32(i), pos: int32(start)})
 			}
 		})
-		if decodeLine(l.Text, func(decoded string) {
-			d.t.kw.lineKeywords([]byte(decoded), func(_ int, kw int32) {
-				decRules = append(decRules, d.t.kwRules[kw]...)
-			})
-		}) {
+		if mayDecode(l.Text) && d.decodeLine(l.Text, &decRules) {
 			enc = append(enc, i)
 		}
 	}
@@ -299,6 +295,16 @@ func (d *Detector) detectDecoded(st *runState, enc []int, byRule []hit, decRules
 			}
 		}
 	}
+}
+
+// decodeLine reports whether gitleaks' decoder finds a segment in line,
+// and appends to decRules the rules with a keyword in its decoded forms.
+func (d *Detector) decodeLine(line []byte, decRules *[]int32) bool {
+	return decodeLine(line, func(decoded string) {
+		d.t.kw.lineKeywords([]byte(decoded), func(_ int, kw int32) {
+			*decRules = append(*decRules, d.t.kwRules[kw]...)
+		})
+	})
 }
 
 // decodeWindows appends to wins the merged line ranges of the run that a
