@@ -495,6 +495,12 @@ func TestMCPFirstStart(t *testing.T) {
 
 	c := startMCP(t, e)
 	start := time.Now()
+	// Claude Code first probes the stateless protocol; "method not found"
+	// makes it fall back to initialize.
+	c.send(`{"jsonrpc":"2.0","id":"server-discover-probe-1","method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`)
+	if line, err := c.out.ReadString('\n'); err != nil || line != `{"jsonrpc":"2.0","id":"server-discover-probe-1","error":{"code":-32601,"message":"Method server/discover not found"}}`+"\n" {
+		t.Fatalf("server/discover: %q %v", line, err)
+	}
 	initRes := c.call("initialize", initParams)
 	t.Logf("initialize answered in %v", time.Since(start))
 	c.send(`{"method":"notifications/initialized","jsonrpc":"2.0"}`)

@@ -261,7 +261,18 @@ func (c *config) start(mode, data string) (Run, error) {
 			time.Sleep(c.poll)
 			continue
 		case res["isError"] == true:
-			return r, fmt.Errorf("tools/call failed: %.300s", text)
+			// The launcher's preparation log says why (it is removed
+			// when the launcher exits).
+			logs, _ := filepath.Glob(filepath.Join(data, "launch-*.log"))
+			var why []byte
+			for _, l := range logs {
+				b, _ := os.ReadFile(l)
+				why = append(why, b...)
+			}
+			if len(why) > 4000 {
+				why = why[len(why)-4000:]
+			}
+			return r, fmt.Errorf("tools/call failed: %.300s\npreparation log:\n%s", text, why)
 		case !strings.Contains(text, "catalog/PER-001"):
 			return r, fmt.Errorf("tools/call found nothing: %.300s", text)
 		}
