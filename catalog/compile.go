@@ -37,6 +37,10 @@ type CompileOptions struct {
 	// HashKey keys the span hashes. nil: 32 random bytes per process
 	// (crypto/rand). Tests fix it.
 	HashKey []byte
+
+	// compact sizes the literal and identifier filters with fewer bits
+	// per entry (Seal: a smaller file, for slightly more false probes).
+	compact bool
 }
 
 // Matcher is a compiled catalog. It holds no catalog plaintext for literal
@@ -177,6 +181,10 @@ func Compile(c *Catalog, opts *CompileOptions) (*Matcher, error) {
 		return nil, errors.New("compile: nil catalog")
 	}
 	var key []byte
+	bits := spanBits{first: 16, prefix: 8, full: 16}
+	if opts != nil && opts.compact {
+		bits = spanBits{first: 12, prefix: 7, full: 10}
+	}
 	if opts != nil && opts.HashKey != nil {
 		key = opts.HashKey
 	} else {
@@ -260,7 +268,7 @@ func Compile(c *Catalog, opts *CompileOptions) (*Matcher, error) {
 	// Pass 2: validate and build.
 	if nLit > 0 {
 		m.hasLit = true
-		m.lit = newSpanIndex(nLit, litTok)
+		m.lit = newSpanIndex(nLit, litTok, bits)
 	}
 	if nCS > 0 {
 		m.hasCS = true
@@ -268,7 +276,7 @@ func Compile(c *Catalog, opts *CompileOptions) (*Matcher, error) {
 	}
 	if nID > 0 {
 		m.hasID = true
-		m.id = newSpanIndex(nID, idTok)
+		m.id = newSpanIndex(nID, idTok, bits)
 	}
 	if nLit > 0 || nID > 0 {
 		m.pre = newPrefilter(nLit + nID)

@@ -447,10 +447,85 @@ func (w *bitWriter) flushTabs() {
 // probing, at most 3/4 full; the first slot is picked by multiply-shift, so
 // the size need not be a power of two).
 // A value v < multiFlag is rule v; otherwise multi[v-multiFlag] lists rules.
+//
+// A packed table (a sealed catalog's) has no vals: the low vbits bits of
+// each key hold its value, v < nRules for rule v, else rule set
+// v-nRules, and the other bits hold the key's (see packedKey).
 type table struct {
 	keys  []uint64
 	vals  []uint32
 	count int
+
+	vbits  uint8
+	vmask  uint64
+	nRules uint32
+}
+
+// packedKey is the key bits a packed table keeps of k: never zero.
+func (t *table) packedKey(k uint64) uint64 {
+	if k &^= t.vmask; k == 0 {
+		k = t.vmask + 1
+	}
+	return k
+}
+
+// getPacked is get for a packed table.
+func (t *table) getPacked(k uint64) (uint32, bool) {
+	k = t.packedKey(k)
+	for i := t.slot(k); ; {
+		x := t.keys[i]
+		if x == 0 {
+			return 0, false
+		}
+		if x&^t.vmask == k {
+			v := uint32(x & t.vmask)
+			if v >= t.nRules {
+				v = multiFlag + v - t.nRules
+			}
+			return v, true
+		}
+		if i++; i == len(t.keys) {
+			i = 0
+		}
+	}
+}
+
+// packedLoad is the most a packed table is filled: 7/8.
+const packedLoadNum, packedLoadDen = 7, 8
+
+// pack returns t as a packed table (t's keys are unique): its value in
+// each key's low bits, filled to at most 7/8. ok is false when two keys
+// of t agree in every bit the packed table keeps (about once in 2^50
+// tables of a million keys): then the caller seals with another salt.
+func (t *table) pack(nRules, nMulti int) (p table, ok bool) {
+	vb := uint8(max(bits.Len(uint(nRules+nMulti-1)), 1))
+	n := max(t.count*packedLoadDen/packedLoadNum+1, 16)
+	p = table{keys: make([]uint64, n), vbits: vb, vmask: 1<<vb - 1, nRules: uint32(nRules)}
+	for i, k := range t.keys {
+		if k == 0 {
+			continue
+		}
+		v := uint64(t.vals[i])
+		if v >= multiFlag {
+			v = v - multiFlag + uint64(nRules)
+		}
+		pk := p.packedKey(k)
+		for j := p.slot(pk); ; {
+			x := p.keys[j]
+			if x == 0 {
+				p.keys[j] = pk | v
+				p.count++
+				break
+			}
+			if x&^p.vmask == pk {
+				return table{}, false
+			}
+			if j++; j == n {
+				j = 0
+			}
+		}
+	}
+	return p, true
 }
 
 const multiFlag = 1 << 31
@@ -507,6 +582,9 @@ func (t *table) get(k uint64) (uint32, bool) {
 	if len(t.keys) == 0 {
 		return 0, false
 	}
+	if t.vbits != 0 {
+		return t.getPacked(k)
+	}
 	if k == 0 {
 		k = 1
 	}
@@ -534,11 +612,14 @@ type spanIndex struct {
 	maxLen int // longest stored sequence, in tokens
 }
 
-func newSpanIndex(values, tokens int) spanIndex {
+// spanBits is the bits per entry of a spanIndex's filters.
+type spanBits struct{ first, prefix, full int }
+
+func newSpanIndex(values, tokens int, b spanBits) spanIndex {
 	return spanIndex{
-		first:  newBitset(values, 16),
-		prefix: newBitset(tokens, 8),
-		full:   newBitset(values, 16),
+		first:  newBitset(values, b.first),
+		prefix: newBitset(tokens, b.prefix),
+		full:   newBitset(values, b.full),
 		tab:    newTable(values),
 	}
 }

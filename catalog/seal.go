@@ -221,16 +221,28 @@ func Seal(w io.Writer, c *Catalog, sealKey []byte, opts *SealOptions) error {
 	}
 	var salt [sealSaltSize]byte
 	var nonce [12]byte
-	if _, err := io.ReadFull(rnd, salt[:]); err != nil {
-		return fmt.Errorf("seal: random salt: %w", err)
-	}
-	if _, err := io.ReadFull(rnd, nonce[:]); err != nil {
-		return fmt.Errorf("seal: random nonce: %w", err)
-	}
-	keys := deriveSealKeys(sealKey, salt[:])
-	m, err := Compile(c, &CompileOptions{HashKey: keys.hash[:]})
-	if err != nil {
-		return err
+	var keys sealKeys
+	var m *Matcher
+	for attempt := 0; ; attempt++ {
+		if _, err := io.ReadFull(rnd, salt[:]); err != nil {
+			return fmt.Errorf("seal: random salt: %w", err)
+		}
+		if _, err := io.ReadFull(rnd, nonce[:]); err != nil {
+			return fmt.Errorf("seal: random nonce: %w", err)
+		}
+		keys = deriveSealKeys(sealKey, salt[:])
+		var err error
+		if m, err = Compile(c, &CompileOptions{HashKey: keys.hash[:], compact: true}); err != nil {
+			return err
+		}
+		if m.packTables() {
+			break
+		}
+		// Two keys of a table agree in the bits a packed table keeps:
+		// another salt gives other hashes.
+		if attempt == 3 {
+			return errors.New("seal: hash tables cannot be packed (repeated key collisions)")
+		}
 	}
 	counts := make([]int, len(c.Rules))
 	noBoundary := make([]bool, len(c.Rules))
@@ -239,6 +251,30 @@ func Seal(w io.Writer, c *Catalog, sealKey []byte, opts *SealOptions) error {
 		noBoundary[i] = c.Rules[i].NoBoundary
 	}
 	return writeSealed(w, m, counts, noBoundary, &keys, salt, nonce)
+}
+
+// packTables packs m's hash tables (table.pack); false on a collision.
+func (m *Matcher) packTables() bool {
+	for _, t := range m.tables() {
+		if len(t.keys) == 0 {
+			continue
+		}
+		p, ok := t.pack(len(m.rules), len(m.multi))
+		if !ok {
+			return false
+		}
+		*t = p
+	}
+	return true
+}
+
+// tables returns m's hash tables in the sealed file's order.
+func (m *Matcher) tables() []*table {
+	ts := []*table{&m.lit.tab, &m.cs, &m.id.tab}
+	if m.sub != nil {
+		return append(ts, &m.sub.fold, &m.sub.exact)
+	}
+	return append(ts, new(table), new(table))
 }
 
 // sealArraysOf returns the arrays of m by directory id.
@@ -310,6 +346,9 @@ func sealMeta(m *Matcher, counts []int, noBoundary []bool) []byte {
 	u32(uint32(subMax))
 	u32(uint32(m.pre.shift))
 	b = append(b, m.sepTab[:128]...)
+	for _, t := range m.tables() {
+		b = append(b, t.vbits)
+	}
 	return b
 }
 

@@ -44,3 +44,33 @@ func FuzzParseSealed(f *testing.F) {
 		}
 	})
 }
+
+func TestTablePack(t *testing.T) {
+	var multi [][]uint32
+	src := newTable(100)
+	for i := range uint64(100) {
+		src.insert(i*0x9e3779b97f4a7c15+7, uint32(i%3), &multi)
+	}
+	src.insert(7, 2, &multi) // key 7 (i == 0) now has rules 0 and 2: a rule set
+	p, ok := src.pack(3, len(multi))
+	if !ok || len(p.vals) != 0 || p.count != src.count {
+		t.Fatalf("pack: ok %v, %d vals, count %d/%d", ok, len(p.vals), p.count, src.count)
+	}
+	for i := range uint64(100) {
+		k := i*0x9e3779b97f4a7c15 + 7
+		want, _ := src.get(k)
+		if got, ok := p.get(k); !ok || got != want {
+			t.Fatalf("key %d: got %d %v, want %d", i, got, ok, want)
+		}
+	}
+	if _, ok := p.get(12345); ok {
+		t.Fatal("an absent key was found")
+	}
+	// Two keys that differ only in the bits the values take collide.
+	c := newTable(4)
+	c.insert(0x1000, 0, &multi)
+	c.insert(0x1001, 1, &multi)
+	if _, ok := c.pack(2, 0); ok {
+		t.Fatal("colliding keys were packed")
+	}
+}

@@ -114,7 +114,8 @@ func parseSealed(data, hashKey []byte) (*Matcher, *Sealed, error) {
 	m := &Matcher{k: deriveKeys(hashKey)}
 	s := &Sealed{Version: SealVersion, Size: int64(len(data))}
 	r := &metaReader{b: data[metaOff : metaOff+metaLen]}
-	if err := m.readSealedMeta(r, s); err != nil {
+	vbits, err := m.readSealedMeta(r, s)
+	if err != nil {
 		return nil, nil, err
 	}
 	var u64 [sealArrays][]uint64
@@ -158,7 +159,6 @@ func parseSealed(data, hashKey []byte) (*Matcher, *Sealed, error) {
 			}
 		}
 	}
-	var err error
 	bs := func(id int) bitset {
 		w := u64[id]
 		if len(w) == 0 {
@@ -166,8 +166,11 @@ func parseSealed(data, hashKey []byte) (*Matcher, *Sealed, error) {
 		}
 		return bitset{w: w, n: uint64(len(w)) * 64}
 	}
+	nt := 0
 	tab := func(k, v int) table {
-		t, e := m.sealedTable(u64[k], u32[v])
+		vb := vbits[nt]
+		nt++
+		t, e := m.sealedTable(u64[k], u32[v], vb)
 		if e != nil && err == nil {
 			err = e
 		}
@@ -203,23 +206,26 @@ func parseSealed(data, hashKey []byte) (*Matcher, *Sealed, error) {
 // sealedTable checks a hash table's arrays: the same length, a free slot
 // (a lookup of an absent key stops), and every value a rule or rule set
 // that exists.
-func (m *Matcher) sealedTable(keys []uint64, vals []uint32) (table, error) {
-	if len(keys) != len(vals) {
-		return table{}, sealedErr("hash table arrays differ in length")
-	}
+func (m *Matcher) sealedTable(keys []uint64, vals []uint32, vbits uint8) (table, error) {
 	if len(keys) == 0 {
+		if len(vals) != 0 || vbits != 0 {
+			return table{}, sealedErr("hash table arrays differ in length")
+		}
 		return table{}, nil
 	}
-	t := table{keys: keys, vals: vals}
+	if len(vals) != 0 || vbits == 0 || vbits > 31 {
+		return table{}, sealedErr("hash table is not packed")
+	}
+	t := table{keys: keys, vbits: vbits, vmask: 1<<vbits - 1, nRules: uint32(len(m.rules))}
+	limit := uint64(len(m.rules) + len(m.multi))
 	free := false
-	for i, k := range keys {
+	for _, k := range keys {
 		if k == 0 {
 			free = true
 			continue
 		}
 		t.count++
-		v := vals[i]
-		if v < multiFlag && int(v) >= len(m.rules) || v >= multiFlag && int(v-multiFlag) >= len(m.multi) {
+		if k&t.vmask >= limit {
 			return table{}, sealedErr("hash table names a rule that does not exist")
 		}
 	}
@@ -275,11 +281,11 @@ func (r *metaReader) str(limit int) ([]byte, bool) {
 }
 
 // readSealedMeta reads the rules and scalars of the meta block into m and s.
-func (m *Matcher) readSealedMeta(r *metaReader, s *Sealed) error {
+func (m *Matcher) readSealedMeta(r *metaReader, s *Sealed) (vbits [5]uint8, err error) {
 	n := r.u32()
 	// A rule takes at least 23 bytes: a bound before allocating.
 	if r.bad || n == 0 || uint64(n) > uint64(len(r.b))/23 {
-		return sealedErr("rule count does not fit the metadata")
+		return vbits, sealedErr("rule count does not fit the metadata")
 	}
 	s.Rules = make([]SealedRule, 0, n)
 	m.rules = make([]RuleInfo, 0, n)
@@ -292,29 +298,29 @@ func (m *Matcher) readSealedMeta(r *metaReader, s *Sealed) error {
 		hb := r.bytes(3)
 		vals := r.u64()
 		if !ok1 || !ok2 || !ok3 || r.bad {
-			return sealedErr("rule %d: metadata is truncated", i+1)
+			return vbits, sealedErr("rule %d: metadata is truncated", i+1)
 		}
 		if !validRuleID(id) {
-			return sealedErr("rule %d: invalid rule ID", i+1)
+			return vbits, sealedErr("rule %d: invalid rule ID", i+1)
 		}
 		if _, dup := ids[string(id)]; dup {
-			return sealedErr("rule %s is defined twice", id)
+			return vbits, sealedErr("rule %s is defined twice", id)
 		}
 		ids[string(id)] = struct{}{}
 		sev, kind, flags := Severity(hb[0]), MatchKind(hb[1]), hb[2]
 		switch {
 		case !validCategory(cat):
-			return sealedErr("rule %s: invalid category", id)
+			return vbits, sealedErr("rule %s: invalid category", id)
 		case !validDescription(desc):
-			return sealedErr("rule %s: invalid description", id)
+			return vbits, sealedErr("rule %s: invalid description", id)
 		case sev < SeverityNote || sev > SeverityError:
-			return sealedErr("rule %s: invalid severity", id)
+			return vbits, sealedErr("rule %s: invalid severity", id)
 		case kind != MatchLiteral && kind != MatchIdentifier:
-			return sealedErr("rule %s: invalid match kind", id)
+			return vbits, sealedErr("rule %s: invalid match kind", id)
 		case flags&^(sealRuleCS|sealRuleNoBoundary) != 0:
-			return sealedErr("rule %s: invalid settings", id)
+			return vbits, sealedErr("rule %s: invalid settings", id)
 		case vals > 1<<40:
-			return sealedErr("rule %s: invalid value count", id)
+			return vbits, sealedErr("rule %s: invalid value count", id)
 		}
 		info := RuleInfo{ID: string(id), Category: string(cat), Severity: sev, Description: string(desc)}
 		m.rules = append(m.rules, info)
@@ -325,15 +331,16 @@ func (m *Matcher) readSealedMeta(r *metaReader, s *Sealed) error {
 	flags := r.u32()
 	litMax, idMax, subMax, shift := r.u32(), r.u32(), r.u32(), r.u32()
 	sep := r.bytes(128)
+	copy(vbits[:], r.bytes(uint64(len(vbits))))
 	if r.bad || len(r.b) != 0 {
-		return sealedErr("metadata has the wrong size")
+		return vbits, sealedErr("metadata has the wrong size")
 	}
 	if flags&^(sealHasLit|sealHasCS|sealHasID|sealHasSub|sealSubHasCS) != 0 {
-		return sealedErr("unknown matcher flags")
+		return vbits, sealedErr("unknown matcher flags")
 	}
 	const maxTokens = 1 << 16
 	if litMax > maxTokens || idMax > maxTokens || subMax > maxTokens {
-		return sealedErr("value length out of range")
+		return vbits, sealedErr("value length out of range")
 	}
 	m.hasLit, m.hasCS, m.hasID = flags&sealHasLit != 0, flags&sealHasCS != 0, flags&sealHasID != 0
 	m.lit.maxLen, m.id.maxLen = int(litMax), int(idMax)
@@ -343,11 +350,11 @@ func (m *Matcher) readSealedMeta(r *metaReader, s *Sealed) error {
 	m.pre.shift = uint(shift)
 	for c, f := range sep {
 		if f&^sepFirst != 0 {
-			return sealedErr("invalid separator table")
+			return vbits, sealedErr("invalid separator table")
 		}
 		m.sepTab[c] = f
 	}
-	return nil
+	return vbits, nil
 }
 
 // validDescription reports whether d is a description Parse accepts: UTF-8
