@@ -260,3 +260,19 @@ func TestGitConfigFiles(t *testing.T) {
 		t.Error("alias found with no configuration")
 	}
 }
+
+func FuzzFindWithAliases(f *testing.F) {
+	f.Add("ci", "commit -m 'x y'", "git ci -a")
+	f.Add("a", "b", "git a && git b")
+	f.Add("p", "--no-pager push origin", "cd x && git -c alias.q=p q")
+	f.Add("s", "!sh -c 'git commit'", "git s")
+	f.Fuzz(func(t *testing.T, name, value, cmd string) {
+		al := mapAliases{strings.ToLower(name): value, "b": "a", "a": value}
+		cs := FindWith(cmd, "/w", Options{Aliases: al})
+		for _, c := range cs.Commits {
+			if c.Dir == "" {
+				t.Fatalf("empty Dir for %q with alias %q = %q", cmd, name, value)
+			}
+		}
+	})
+}
