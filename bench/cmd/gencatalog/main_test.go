@@ -11,10 +11,10 @@ import (
 func TestWriteParses(t *testing.T) {
 	for _, n := range []int{100, 1000} {
 		var a, b bytes.Buffer
-		if err := write(&a, 7, n); err != nil {
+		if err := write(&a, 7, n, false); err != nil {
 			t.Fatal(err)
 		}
-		if err := write(&b, 7, n); err != nil {
+		if err := write(&b, 7, n, false); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(a.Bytes(), b.Bytes()) {
