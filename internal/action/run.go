@@ -92,18 +92,32 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 		return skip(cfg, msg)
 	}
+	// A catalog file the repository tracks is read from the base by the
+	// scan (engine: policy from the trusted side), so an error of the
+	// checked-out catalog (a change that empties it) is left to the scan,
+	// which reports it when the base has no such file.
+	catErr := err
 	if err != nil {
-		return nil, err
+		matcher = nil
 	}
 
 	repo, err := gitsrc.Open(dir)
 	if err != nil {
+		if catErr != nil {
+			return nil, catErr
+		}
 		return nil, gitError(err)
 	}
 	defer repo.Close()
 	p, err := makePlan(event, ev, in, getenv("GITHUB_SHA"), &repoView{repo})
 	if err != nil {
+		if catErr != nil {
+			return nil, catErr
+		}
 		return nil, gitError(err)
+	}
+	if p.skip != "" && catErr != nil {
+		return nil, catErr
 	}
 	if p.skip != "" {
 		return skip(cfg, p.skip)
