@@ -132,8 +132,9 @@ type Push struct {
 	DirUnknown bool
 }
 
-// GHText is the text a `gh pr create|edit|comment` or `gh issue
-// create|comment` publishes.
+// GHText is the text a `gh pr create|edit|comment|review|merge` or `gh
+// issue create|edit|comment` publishes (for `gh pr merge`, the merge
+// commit's subject and body).
 type GHText struct {
 	Dir      string
 	Title    string
@@ -431,7 +432,7 @@ func parseGH(args []string, dir string) (GHText, bool) {
 		return GHText{}, false
 	}
 	switch args[0] + " " + args[1] {
-	case "pr create", "pr edit", "pr comment", "issue create", "issue comment", "issue edit", "pr review":
+	case "pr create", "pr edit", "pr comment", "issue create", "issue comment", "issue edit", "pr review", "pr merge":
 	default:
 		return GHText{}, false
 	}
@@ -451,7 +452,7 @@ func parseGH(args []string, dir string) (GHText, bool) {
 			return ""
 		}
 		switch name {
-		case "--title", "-t":
+		case "--title", "-t", "--subject": // gh pr merge: -t is --subject
 			t.Title = next()
 		case "--body", "-b":
 			t.Body = next()

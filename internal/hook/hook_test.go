@@ -95,6 +95,37 @@ func TestCommits(t *testing.T) {
 	}
 }
 
+func TestFindGH(t *testing.T) {
+	tests := []struct {
+		cmd  string
+		want []GHText
+	}{
+		{"gh pr list", nil},
+		{"gh pr view 3 --comments", nil},
+		{"gh repo create x", nil},
+		{`gh pr create --title "Add totals" --body "One pass."`, []GHText{{Dir: "/w", Title: "Add totals", Body: "One pass."}}},
+		{"gh pr create -t T -b B", []GHText{{Dir: "/w", Title: "T", Body: "B"}}},
+		{"gh pr create --title=T --body-file=notes.md", []GHText{{Dir: "/w", Title: "T", BodyFile: "notes.md"}}},
+		{"cd sub && gh issue comment 7 -F - <<'EOF'\nbody text\nEOF\n", []GHText{{Dir: "/w/sub", BodyFile: "-", Stdin: "body text\n"}}},
+		{"gh issue edit 7 --title New", []GHText{{Dir: "/w", Title: "New"}}},
+		{"gh pr review 3 --approve -b LGTM", []GHText{{Dir: "/w", Body: "LGTM"}}},
+		{"gh pr edit 3 --body x", []GHText{{Dir: "/w", Body: "x"}}},
+		{"gh pr merge 3 --squash --subject S --body B", []GHText{{Dir: "/w", Title: "S", Body: "B"}}},
+		{"gh pr merge 3 -s -t S -b B", []GHText{{Dir: "/w", Title: "S", Body: "B"}}},
+		{"gh pr merge 3 --rebase", []GHText{{Dir: "/w"}}},
+		{"git push && gh pr create --fill", []GHText{{Dir: "/w"}}},
+	}
+	for _, tc := range tests {
+		got := Find(tc.cmd, "/w").GH
+		if len(got) == 0 && len(tc.want) == 0 {
+			continue
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Find(%q).GH\n got %+v\nwant %+v", tc.cmd, got, tc.want)
+		}
+	}
+}
+
 func TestHeredocMessage(t *testing.T) {
 	cmd := "git commit -m \"$(cat <<'EOF'\nAdd login (for \"Jane\")\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)\" && git push"
 	got := Commits(cmd, "/w")
