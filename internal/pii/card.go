@@ -76,7 +76,7 @@ func cardAt(b []byte, i int, skipTest bool) (int, bool) {
 		// Contiguous: 13-16 digits. Longer cards (17-19) are practically
 		// always printed in groups, while 17-20 digit runs in code are
 		// 64-bit integers.
-		if n > maxContiguousCard || !cardRightOK(b, j) || inNumberList(b, i, j) {
+		if n > maxContiguousCard || !cardRightOK(b, j) || inNumberList(b, i, j) || inNumberColumns(b, i, j) {
 			return 0, false
 		}
 	} else {
@@ -180,6 +180,51 @@ func inNumberList(b []byte, i, j int) bool {
 		}
 	}
 	return false
+}
+
+// inNumberColumns reports whether the number b[i:j] is one of at least
+// three whitespace-separated numbers in a row ("16 3 1 80 7956865043
+// 395832279341621"): a row of counters such as a /proc file, a kernel
+// statistics dump or a data table, not card data.
+func inNumberColumns(b []byte, i, j int) bool {
+	run := 1
+	// Numbers to the left.
+	for k := i; run < 3; {
+		s := k
+		for s > 0 && (b[s-1] == ' ' || b[s-1] == '\t') {
+			s--
+		}
+		if s == k || s == 0 || !isDigit(b[s-1]) {
+			break
+		}
+		for s > 0 && isDigit(b[s-1]) {
+			s--
+		}
+		if s > 0 && b[s-1] != ' ' && b[s-1] != '\t' {
+			break // glued to something: not a column of numbers
+		}
+		run++
+		k = s
+	}
+	// Numbers to the right.
+	for k := j; run < 3; {
+		s := k
+		for s < len(b) && (b[s] == ' ' || b[s] == '\t') {
+			s++
+		}
+		if s == k || s == len(b) || !isDigit(b[s]) {
+			break
+		}
+		for s < len(b) && isDigit(b[s]) {
+			s++
+		}
+		if s < len(b) && b[s] != ' ' && b[s] != '\t' {
+			break
+		}
+		run++
+		k = s
+	}
+	return run >= 3
 }
 
 // cardGrouping accepts 4-4-4-x (x 1-4), 4-4-4-4-x (x 1-3), 4-6-5 and 4-6-4.
@@ -319,6 +364,10 @@ var cardSamples = samples{
 		{"4532015112830366 12/27", "4532015112830366"},
 		{"unionpay 6212345678901265", "6212345678901265"},
 		{"visa19: 4111 1111 1111 1111 003", "4111 1111 1111 1111 003"},
+		// One or two numbers beside a card are not a row of counters.
+		{"order 1042 card 4539148803436467 cvv 123", "4539148803436467"},
+		{"12 4539148803436467", "4539148803436467"},
+		{"4539148803436467 1225", "4539148803436467"},
 	},
 	FP: []string{
 		"4539148803436468",                                // Luhn fails
@@ -343,5 +392,10 @@ var cardSamples = samples{
 		"a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d",
 		"version 4.5.3914880343.6467",
 		"37828224631000", // Amex needs 15 digits
+		// Rows of counters (a /proc file, kernel statistics): at least
+		// three whitespace-separated numbers in a row.
+		"cpu0 498412330 2208833190 3853684107 2045936778163039 4539148803436467 4767485306",
+		"16 3 0x00 1 80 79568650431241 4539148803436467",
+		"4539148803436467\t2208833190\t3853",
 	},
 }

@@ -233,6 +233,10 @@ func nanpValid(d []byte) bool {
 	if (d[1] == '1' && d[2] == '1') || (d[4] == '1' && d[5] == '1') {
 		return false
 	}
+	if d[0] == '5' && d[1] == '5' && d[2] == '5' {
+		// Area code 555 was never assigned: +1 555 201 4545 is an example.
+		return false
+	}
 	if d[3] == '5' && d[4] == '5' && d[5] == '5' {
 		// The 555 exchange: 555-0100 to 555-0199 are reserved for fiction,
 		// 555-1212 is directory assistance, and the rest is all but
@@ -377,6 +381,7 @@ var phoneSamples = samples{
 		"415-555-0199",
 		"call (415) 555-2671 for support", "+1 415 555 2671", "tel: 312.555.0177",
 		`"data": "tel:+1-816-555-1212"`,
+		`from_number: "+15552014545"`, "(555) 234-8821", // area code 555 was never assigned
 		"+1234567890",
 		"+12345678901",
 		"+1 234 567 8901",

@@ -142,14 +142,18 @@ func (d *Detector) Name() string { return finding.SourcePII }
 // span of every recognised identifier.
 func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	var trailers map[int]bool
-	if f.Kind == finding.KindCommitMessage {
+	message := f.Kind == finding.KindCommitMessage
+	if message {
 		trailers = trailerLines(f.Lines)
 	}
+	credits := attributionFile(f.Path)
+	var authors authorBlock
 	for i := range f.Lines {
+		text := f.Lines[i].Text
+		inAuthors := authors.next(text) || (i > 0 && endsWithBy(f.Lines[i-1].Text))
 		if trailers[i] {
 			continue // a commit's people, not a leak
 		}
-		text := f.Lines[i].Text
 		st := scanLine(text)
 		for k := kind(0); k < numKinds; k++ {
 			if !d.on[k] || !st.mayHold(k) {
@@ -157,6 +161,15 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 			}
 			report := func(start, end int) {
 				s := &specs[k]
+				sev, desc := s.severity, s.description
+				if k == kindEmail {
+					if message && inlineTrailer(text, start) {
+						return // a trailer a squash merge left inside a line
+					}
+					if credits || inAuthors || attributedOnLine(text, start) {
+						sev, desc = finding.SeverityNote, attributionDescription
+					}
+				}
 				emit(scanner.Match{
 					Line:        i,
 					Start:       start,
@@ -164,14 +177,17 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 					RuleID:      s.ruleID,
 					Source:      finding.SourcePII,
 					Category:    s.name,
-					Severity:    s.severity,
-					Description: s.description,
+					Severity:    sev,
+					Description: desc,
 				})
 			}
 			d.find(k, text, report)
 		}
 	}
 }
+
+// attributionDescription describes an email finding in a credit.
+const attributionDescription = "An email address in a credit (copyright, author or maintainer line, a list of a project's people): personal data published on purpose, reported as a note."
 
 // lineStats counts the bytes that candidates of each detector need, so a
 // line is scanned only by detectors that could match it.

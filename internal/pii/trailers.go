@@ -19,6 +19,9 @@ var peopleTrailers = map[string]bool{
 	"suggested-by":   true,
 	"helped-by":      true,
 	"cc":             true,
+	// git log's header, pasted into a message that lists squashed or
+	// cherry-picked commits ("Author: Name <address>").
+	"author": true,
 }
 
 // trailerKey returns the lower-cased key of a "Key: value" line (git's
@@ -92,4 +95,45 @@ func trailerLines(lines []scanner.Line) map[int]bool {
 		inPeople = peopleTrailers[trailerKey(text)]
 	}
 	return skip
+}
+
+// inlineTrailer reports whether the address starting at start follows a
+// people trailer on the same line ("…, Signed-off-by: Name <address>"):
+// squash merges that fold the body into the subject leave trailers in the
+// middle of a line.
+func inlineTrailer(line []byte, start int) bool {
+	// "Key: Name <address>": the address in angle brackets after a name.
+	k := start
+	if before(line, k) != '<' {
+		return false
+	}
+	k--
+	// The name: anything but the delimiters of a trailer, at most 100 bytes.
+	name := k
+	for n := 0; k > 0 && n < 100; n++ {
+		c := line[k-1]
+		if c == ':' || c == '<' || c == '>' {
+			break
+		}
+		k--
+	}
+	if before(line, k) != ':' || len(bytes.TrimSpace(line[k:name])) == 0 {
+		return false
+	}
+	k--
+	for k > 0 && (line[k-1] == ' ' || line[k-1] == '\t') {
+		k--
+	}
+	e := k
+	for k > 0 && (isAlnum(line[k-1]) || line[k-1] == '-') {
+		k--
+	}
+	var key [16]byte
+	if e == k || e-k > len(key) {
+		return false
+	}
+	for i, c := range line[k:e] {
+		key[i] = lowerASCII(c)
+	}
+	return peopleTrailers[string(key[:e-k])]
 }

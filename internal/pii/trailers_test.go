@@ -31,6 +31,11 @@ func TestTrailers(t *testing.T) {
 		{"other trailers are scanned", finding.KindCommitMessage, "S\n\nReply-To: ana.example@mailhost.io\nSigned-off-by: Ana Example <ana.example@mailhost.io>\n", []int{3}},
 		{"the subject is not a trailer", finding.KindCommitMessage, "Cc: ana.example@mailhost.io\n\nBody.\n", []int{1}},
 		{"a trailer key inside a word", finding.KindCommitMessage, "S\n\nXSigned-off-by: ana.example@mailhost.io\n", []int{3}},
+		{"a trailer inside the subject", finding.KindCommitMessage, "Read S.M.A.R.T data, Signed-off-by: Ana Example <ana.example@mailhost.io> (#12)\n\nBody.\n", nil},
+		{"a trailer inside a body line", finding.KindCommitMessage, "S\n\nfix typo Co-authored-by: Bo Sample <bo.sample@mailhost.io>\n", nil},
+		{"a trailer without a name inside a line", finding.KindCommitMessage, "S\n\nask Cc: bo.sample@mailhost.io\n", []int{3}},
+		{"git log pasted into the body", finding.KindCommitMessage, "Merge fixes\n\ncommit 0123abcd\nAuthor: Ana Example <ana.example@mailhost.io>\nDate:   Mon Jan 1 10:00:00 2024 +0100\n\n    fix\n", nil},
+		{"an inline trailer in a diff", finding.KindDiff, "x, Signed-off-by: Ana Example <ana.example@mailhost.io>\n", []int{1}},
 		{"a fixture in a diff", finding.KindDiff, "Signed-off-by: Ana Example <ana.example@mailhost.io>\n", []int{1}},
 		{"a text", finding.KindText, "x\n\nSigned-off-by: Ana Example <ana.example@mailhost.io>\n", []int{3}},
 	}

@@ -2,13 +2,19 @@
 // on real history, where (with a catalog that never matches) every finding
 // is a candidate false positive to review:
 //
-//	go run ./bench/cmd/precision [-range A..B] [-last N] [-sample 20] REPO...
+//	go run ./bench/cmd/precision [-privscan BIN] [-last N | -range A..B] [-sample 40]
+//	    [-labels FILE] [-out DIR [-reuse]] REPO[=RANGE]...
 //
 // For each repository it runs `privscan history` (JSON), measures the
 // added text of the same range with `git log -p`, and prints per detector
 // and severity the number of findings and findings per 10 MB of added
-// text, then a reproducible sample of finding locations (commit, path,
-// line, rule) to review by hand. It never prints matched text.
+// text, the findings on commit-message trailer lines that name people
+// (which must be none), and a reproducible sample of the locations of
+// findings at warning and above (commit, path, line, rule) to review by
+// hand. A labels file records the review (location, TP or FP, a shape
+// name); with it the sampled false-positive rate and the estimated false
+// positives per 10 MB at warning and above are computed. It never prints
+// matched text, and a labels file holds none.
 package main
 
 import (
@@ -24,7 +30,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -35,47 +43,67 @@ func main() {
 	}
 }
 
+type finding struct {
+	RuleID, Severity, Kind, Path, Commit string
+	Line                                 int
+}
+
 type report struct {
-	Findings []struct {
-		RuleID, Severity, Kind, Path, Commit string
-		Line                                 int
-	}
-	Summary struct {
+	Findings []finding
+	Summary  struct {
 		CommitsScanned int
 	}
 }
 
+type options struct {
+	rng, bin, out, labels string
+	last, sample          int
+	reuse                 bool
+}
+
 func run(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("precision", flag.ContinueOnError)
-	rng := fs.String("range", "", "history range (default: the last -last commits of HEAD)")
-	last := fs.Int("last", 1000, "commits to scan when -range is not given")
-	sample := fs.Int("sample", 20, "finding locations to sample per repository")
-	bin := fs.String("privscan", "privscan", "the privscan binary")
+	var o options
+	fs.StringVar(&o.rng, "range", "", "history range for every repository without its own =RANGE (default: the last -last commits of HEAD)")
+	fs.IntVar(&o.last, "last", 1000, "commits to scan when no range is given")
+	fs.IntVar(&o.sample, "sample", 40, "locations of findings at warning and above to sample per repository")
+	fs.StringVar(&o.bin, "privscan", "privscan", "the privscan binary")
+	fs.StringVar(&o.labels, "labels", "", "review labels: lines of `COMMIT PATH:LINE RULE TP|FP [SHAPE]` (PATH is - for a commit message)")
+	fs.StringVar(&o.out, "out", "", "directory to keep each repository's privscan JSON report in (NAME.json)")
+	fs.BoolVar(&o.reuse, "reuse", false, "read the report from -out instead of running privscan when it is there")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
-		return errors.New("usage: precision [-range A..B] [-last N] [-sample N] REPO…")
+		return errors.New("usage: precision [-range A..B] [-last N] [-sample N] [-labels FILE] [-out DIR [-reuse]] REPO[=RANGE]…")
+	}
+	labels := map[string]label{}
+	if o.labels != "" {
+		var err error
+		if labels, err = readLabels(o.labels); err != nil {
+			return err
+		}
 	}
 	home, err := os.MkdirTemp("", "privscan-precision")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(home)
-	// A catalog that never matches: every finding comes from the built-in
-	// detectors (PII and secrets).
-	catalog := "## NEVER\n- category: never\n\n```values\nQzxwvut Plmoknij Ubygv\n```\n"
-	for _, repo := range fs.Args() {
-		r := *rng
+	var rows []summary
+	for _, arg := range fs.Args() {
+		repo, r, _ := strings.Cut(arg, "=")
 		if r == "" {
-			base, err := git(repo, "rev-list", "-n1", fmt.Sprintf("--skip=%d", *last), "HEAD")
+			r = o.rng
+		}
+		if r == "" {
+			base, err := git(repo, "rev-list", "-n1", fmt.Sprintf("--skip=%d", o.last), "HEAD")
 			if err != nil || strings.TrimSpace(base) == "" {
 				r = "HEAD"
 			} else {
 				r = strings.TrimSpace(base) + "..HEAD"
 			}
 		}
-		rep, err := history(*bin, repo, r, home, catalog)
+		rep, err := load(o, repo, r, home)
 		if err != nil {
 			return fmt.Errorf("%s: %w", repo, err)
 		}
@@ -83,9 +111,48 @@ func run(args []string, out io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", repo, err)
 		}
-		print(out, repo, r, rep, added, *sample)
+		trailers, err := trailerFindings(repo, rep.Findings)
+		if err != nil {
+			return fmt.Errorf("%s: %w", repo, err)
+		}
+		rows = append(rows, print(out, repo, r, rep, added, trailers, o.sample, labels))
 	}
+	printSummary(out, rows)
 	return nil
+}
+
+// load runs privscan history, or reads the report kept by an earlier run.
+func load(o options, repo, rng, home string) (*report, error) {
+	var keep string
+	if o.out != "" {
+		if err := os.MkdirAll(o.out, 0o755); err != nil {
+			return nil, err
+		}
+		keep = filepath.Join(o.out, filepath.Base(repo)+".json")
+		if o.reuse {
+			if b, err := os.ReadFile(keep); err == nil {
+				return decode(b)
+			}
+		}
+	}
+	b, err := history(o.bin, repo, rng, home)
+	if err != nil {
+		return nil, err
+	}
+	if keep != "" {
+		if err := os.WriteFile(keep, b, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return decode(b)
+}
+
+func decode(b []byte) (*report, error) {
+	var rep report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return nil, fmt.Errorf("privscan report: %w", err)
+	}
+	return &rep, nil
 }
 
 func git(repo string, args ...string) (string, error) {
@@ -94,7 +161,10 @@ func git(repo string, args ...string) (string, error) {
 	return string(b), err
 }
 
-func history(bin, repo, rng, home, catalog string) (*report, error) {
+func history(bin, repo, rng, home string) ([]byte, error) {
+	// A catalog that never matches: every finding comes from the built-in
+	// detectors (PII and secrets).
+	catalog := "## NEVER\n- category: never\n\n```values\nQzxwvut Plmoknij Ubygv\n```\n"
 	cmd := exec.Command(bin, "history", rng, "--format", "json", "--fail-on", "never", "--no-progress")
 	cmd.Dir = repo
 	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, "cfg"), "PRIVSCAN_CATALOG="+catalog)
@@ -102,16 +172,12 @@ func history(bin, repo, rng, home, catalog string) (*report, error) {
 	cmd.Stderr = &stderr
 	b, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("privscan history: %v: %s", err, strings.TrimSpace(stderr.String()))
+		return nil, fmt.Errorf("privscan history: %w: %s", err, strings.TrimSpace(stderr.String()))
 	}
-	var rep report
-	if err := json.Unmarshal(b, &rep); err != nil {
-		return nil, fmt.Errorf("privscan history: %w", err)
-	}
-	return &rep, nil
+	return b, nil
 }
 
-// addedBytes counts the bytes of added lines (and commit messages are not
+// addedBytes counts the bytes of added lines (commit messages are not
 // counted) in the range, as `git log -p` shows them.
 func addedBytes(repo, rng string) (int64, error) {
 	cmd := exec.Command("git", "-C", repo, "log", "-p", "--no-color", "--no-ext-diff", "--format=", rng)
@@ -132,59 +198,213 @@ func addedBytes(repo, rng string) (int64, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		cmd.Process.Kill()
-		cmd.Wait()
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
 		return 0, err
 	}
 	return n, cmd.Wait()
 }
 
-func print(out io.Writer, repo, rng string, rep *report, added int64, sample int) {
+// peopleTrailer finds a trailer that names a commit's people anywhere in
+// a commit-message line: where git puts it, indented or as a list item in
+// a squash merge's body, or inside a line when a squash folded the body
+// into the subject.
+var peopleTrailer = regexp.MustCompile(`(?i)(?:^|[^a-z0-9-])(?:signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|suggested-by|helped-by|cc)[ \t]*:`)
+
+// trailerFindings counts PII findings on commit-message lines that are
+// people trailers. It reads the messages but reports only the count.
+func trailerFindings(repo string, fs []finding) (int, error) {
+	msgs := map[string][]string{}
+	n := 0
+	for _, f := range fs {
+		if f.Kind != "commit-message" || !strings.HasPrefix(f.RuleID, "pii/") {
+			continue
+		}
+		lines, ok := msgs[f.Commit]
+		if !ok {
+			m, err := git(repo, "log", "-1", "--format=%B", f.Commit)
+			if err != nil {
+				return 0, fmt.Errorf("commit %s: %w", f.Commit, err)
+			}
+			lines = strings.Split(m, "\n")
+			msgs[f.Commit] = lines
+		}
+		if f.Line >= 1 && f.Line <= len(lines) && peopleTrailer.MatchString(lines[f.Line-1]) {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// label is one reviewed location.
+type label struct {
+	fp    bool
+	shape string
+}
+
+func locKey(commit, path string, line int, rule string) string {
+	if len(commit) > 12 {
+		commit = commit[:12]
+	}
+	if path == "" {
+		path = "-"
+	}
+	return fmt.Sprintf("%s %s:%d %s", commit, path, line, rule)
+}
+
+// readLabels reads `COMMIT PATH:LINE RULE TP|FP [SHAPE…]` lines; blank
+// lines and lines starting with # are ignored.
+func readLabels(name string) (map[string]label, error) {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]label{}
+	for i, l := range strings.Split(string(b), "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || l[0] == '#' {
+			continue
+		}
+		f := strings.Fields(l)
+		if len(f) < 4 || (f[3] != "TP" && f[3] != "FP") {
+			return nil, fmt.Errorf("%s:%d: want COMMIT PATH:LINE RULE TP|FP [SHAPE]", name, i+1)
+		}
+		c := strings.LastIndexByte(f[1], ':')
+		ln, err := strconv.Atoi(f[1][c+1:])
+		if c < 0 || err != nil {
+			return nil, fmt.Errorf("%s:%d: want PATH:LINE", name, i+1)
+		}
+		out[locKey(f[0], f[1][:c], ln, f[2])] = label{fp: f[3] == "FP", shape: strings.Join(f[4:], " ")}
+	}
+	return out, nil
+}
+
+type summary struct {
+	name                    string
+	commits                 int
+	mb                      float64
+	warnUp, notes, trailers int
+	sampled, reviewed, fps  int
+	hasReview               bool
+	fpPer10                 float64
+	bySeverity              map[string]int
+	fpShapes                map[string]int
+	reviewedAll             bool
+	unlabelled              int
+}
+
+func warnUp(sev string) bool { return sev == "error" || sev == "warning" }
+
+func print(out io.Writer, repo, rng string, rep *report, added int64, trailers, sample int, labels map[string]label) summary {
 	mb := float64(added) / 1e6
-	fmt.Fprintf(out, "## %s (%s)\n\n%d commits, %.1f MB of added text, %d findings\n\n", filepath.Base(repo), rng, rep.Summary.CommitsScanned, mb, len(rep.Findings))
+	s := summary{name: filepath.Base(repo), commits: rep.Summary.CommitsScanned, mb: mb, trailers: trailers,
+		bySeverity: map[string]int{}, fpShapes: map[string]int{}}
+	fmt.Fprintf(out, "## %s (%s)\n\n%d commits, %.1f MB of added text, %d findings\n\n", s.name, rng, s.commits, mb, len(rep.Findings))
 	type key struct{ rule, sev, kind string }
 	counts := map[key]int{}
-	warnUp := 0
-	for _, f := range rep.Findings {
+	var warn []int
+	for i, f := range rep.Findings {
 		kind := "file"
 		if f.Kind == "commit-message" {
 			kind = "message"
 		}
 		counts[key{f.RuleID, f.Severity, kind}]++
-		if f.Severity == "error" || f.Severity == "warning" {
-			warnUp++
+		s.bySeverity[f.Severity]++
+		if warnUp(f.Severity) {
+			warn = append(warn, i)
+		} else {
+			s.notes++
 		}
 	}
+	s.warnUp = len(warn)
 	keys := make([]key, 0, len(counts))
 	for k := range counts {
 		keys = append(keys, k)
 	}
-	sort.Slice(keys, func(i, j int) bool { return counts[keys[i]] > counts[keys[j]] })
+	sort.Slice(keys, func(i, j int) bool {
+		if counts[keys[i]] != counts[keys[j]] {
+			return counts[keys[i]] > counts[keys[j]]
+		}
+		return fmt.Sprint(keys[i]) < fmt.Sprint(keys[j])
+	})
 	fmt.Fprintf(out, "| rule | severity | in | findings | per 10 MB |\n| --- | --- | --- | ---: | ---: |\n")
 	for _, k := range keys {
 		fmt.Fprintf(out, "| %s | %s | %s | %d | %.1f |\n", k.rule, k.sev, k.kind, counts[k], per10(counts[k], mb))
 	}
-	fmt.Fprintf(out, "\nWarning and above: %d findings, %.1f per 10 MB.\n\n", warnUp, per10(warnUp, mb))
-	if sample > 0 && len(rep.Findings) > 0 {
-		h := fnv.New64a()
-		h.Write([]byte(repo + rng))
-		r := rand.New(rand.NewPCG(h.Sum64(), 1))
-		idx := r.Perm(len(rep.Findings))
-		if len(idx) > sample {
-			idx = idx[:sample]
-		}
-		sort.Ints(idx)
-		fmt.Fprintf(out, "Sample to review (commit, path:line, rule):\n\n")
-		for _, i := range idx {
-			f := rep.Findings[i]
-			c := f.Commit
-			if len(c) > 12 {
-				c = c[:12]
-			}
-			fmt.Fprintf(out, "- %s %s:%d %s\n", c, f.Path, f.Line, f.RuleID)
-		}
-		fmt.Fprintln(out)
+	fmt.Fprintf(out, "\nWarning and above: %d findings, %.1f per 10 MB. PII findings on people-trailer lines: %d.\n\n", s.warnUp, per10(s.warnUp, mb), trailers)
+	if sample <= 0 || len(warn) == 0 {
+		return s
 	}
+	// A reproducible sample of the findings at warning and above: the same
+	// repository, range and findings give the same sample.
+	h := fnv.New64a()
+	h.Write([]byte(s.name + rng))
+	r := rand.New(rand.NewPCG(h.Sum64(), 1))
+	idx := make([]int, len(warn))
+	for i, p := range r.Perm(len(warn)) {
+		idx[i] = warn[p]
+	}
+	if len(idx) > sample {
+		idx = idx[:sample]
+	}
+	sort.Ints(idx)
+	s.sampled = len(idx)
+	fmt.Fprintf(out, "Sample of findings at warning and above to review (commit, path:line, rule; - is the commit message):\n\n")
+	for _, i := range idx {
+		f := rep.Findings[i]
+		k := locKey(f.Commit, f.Path, f.Line, f.RuleID)
+		l, ok := labels[k]
+		mark := "unreviewed"
+		switch {
+		case ok && l.fp:
+			s.reviewed++
+			s.fps++
+			s.fpShapes[l.shape]++
+			mark = "FP " + l.shape
+		case ok:
+			s.reviewed++
+			mark = "TP " + l.shape
+		default:
+			s.unlabelled++
+		}
+		fmt.Fprintf(out, "- %s (%s)\n", k, strings.TrimSpace(mark))
+	}
+	fmt.Fprintln(out)
+	if s.reviewed > 0 {
+		s.hasReview = true
+		rate := float64(s.fps) / float64(s.reviewed)
+		// The sample's rate applied to every finding at warning and above
+		// (exact when the sample is all of them and all are reviewed).
+		s.fpPer10 = rate * per10(s.warnUp, mb)
+		fmt.Fprintf(out, "Reviewed %d of %d sampled: %d false positives (%.0f %%); estimated false positives at warning and above: %.2f per 10 MB.\n\n",
+			s.reviewed, s.sampled, s.fps, 100*rate, s.fpPer10)
+		if len(s.fpShapes) > 0 {
+			shapes := make([]string, 0, len(s.fpShapes))
+			for k, n := range s.fpShapes {
+				shapes = append(shapes, fmt.Sprintf("%s × %d", k, n))
+			}
+			sort.Strings(shapes)
+			fmt.Fprintf(out, "False-positive shapes: %s.\n\n", strings.Join(shapes, ", "))
+		}
+	}
+	return s
+}
+
+func printSummary(out io.Writer, rows []summary) {
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintf(out, "## Summary\n\n| corpus | commits | MB added | error | warning | note | warning+ per 10 MB | sampled FP rate | FPs per 10 MB (warning+) | trailer findings |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	for _, s := range rows {
+		rate, fp := "–", "–"
+		if s.hasReview {
+			rate = fmt.Sprintf("%d/%d", s.fps, s.reviewed)
+			fp = fmt.Sprintf("%.2f", s.fpPer10)
+		}
+		fmt.Fprintf(out, "| %s | %d | %.1f | %d | %d | %d | %.1f | %s | %s | %d |\n", s.name, s.commits, s.mb,
+			s.bySeverity["error"], s.bySeverity["warning"], s.bySeverity["note"], per10(s.warnUp, s.mb), rate, fp, s.trailers)
+	}
+	fmt.Fprintln(out)
 }
 
 func per10(n int, mb float64) float64 {

@@ -1,0 +1,146 @@
+package pii
+
+import (
+	"bytes"
+	"path"
+	"strings"
+)
+
+// Attribution: an address that credits the author of a file or a change
+// (a copyright line, an author or maintainer field, an AUTHORS file, an
+// "(@handle) <address>" credit) is published on purpose by its owner. It is
+// still personal data, so it is reported, but as a note: it does not fail
+// a scan at the default --fail-on warning. An address anywhere else,
+// a fixture's included, keeps the detector's severity.
+
+// attributionFiles are the base names of files that list a project's
+// people, matched without case and before an extension or a suffix after
+// '-' or '_'.
+var attributionFiles = []string{
+	"AUTHORS", "CONTRIBUTORS", "MAINTAINERS", "CODEOWNERS", "OWNERS", "CREDITS", "THANKS",
+	"NOTICE", "LICENSE", "LICENCE", "COPYING", "COPYRIGHT", "PKG-INFO", ".MAILMAP", "PATENTS",
+	// security.txt and SECURITY.md publish the contact for reports.
+	"SECURITY",
+}
+
+// attributionFile reports whether p names a file that lists people:
+// AUTHORS, AUTHORS.md, LICENSE-THIRD-PARTY, NOTICE.txt, COPYING_GPL.
+func attributionFile(p string) bool {
+	if p == "" {
+		return false
+	}
+	base := path.Base(p)
+	for _, s := range attributionFiles {
+		if len(base) >= len(s) && strings.EqualFold(base[:len(s)], s) {
+			if len(base) == len(s) {
+				return true
+			}
+			switch base[len(s)] {
+			case '.', '-', '_':
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// attributionWords, found before an address on its line, make it a credit.
+var attributionWords = []string{
+	"copyright", "(c)", "©", "maintainer", "maintained by", "contributor", "contributed by",
+	"credit", "written by", "based on", "created by", "developed by", "originally by", "ported by",
+	"reported by", "noticed by", "suggested by", "patch by", "thanks to", "adapted from", "spdx-file",
+}
+
+// endsWithBy reports a line that ends with the word "by" (a credit that
+// continues on the next line: "# Largely adapted from x by" / "# Name
+// <address>").
+func endsWithBy(line []byte) bool {
+	t := bytes.TrimRight(line, " \t\r:")
+	return hasSuffixFold(t, "by") && !isAlpha(before(t, len(t)-2))
+}
+
+// attributedOnLine reports whether the address at start is a credit by
+// what precedes it on its line.
+func attributedOnLine(line []byte, start int) bool {
+	head := line[:start]
+	for _, w := range attributionWords {
+		if containsFold(head, w) {
+			return true
+		}
+	}
+	// author, authors, __author__, author_email, Author-email; not
+	// authorized, authority, authorization.
+	for i := 0; i+6 <= len(head); i++ {
+		if equalFold(head[i:i+6], "author") && !isAlpha(before(head, i)) && (i+6 == len(head) || !isLower(lowerASCII(head[i+6])) || lowerASCII(head[i+6]) == 's') {
+			return true
+		}
+	}
+	return handleCredit(head)
+}
+
+// handleCredit reports a credit in the form "Name (@handle) <" or
+// "Name (!UNKNOWN) <" right before the address, as Ansible and other
+// projects list module authors.
+func handleCredit(head []byte) bool {
+	k := len(head)
+	if before(head, k) != '<' {
+		return false
+	}
+	k--
+	for k > 0 && head[k-1] == ' ' {
+		k--
+	}
+	if before(head, k) != ')' {
+		return false
+	}
+	k--
+	e := k
+	for k > 0 && (isWord(head[k-1]) || head[k-1] == '-') {
+		k--
+	}
+	if e == k || k < 2 || head[k-2] != '(' {
+		return false
+	}
+	return head[k-1] == '@' || head[k-1] == '!'
+}
+
+// authorBlock tracks a YAML or similar list of people under an author
+// key across the lines of a fragment:
+//
+//	author:
+//	  - Name (@handle) <address>
+type authorBlock struct {
+	open   bool
+	indent int
+}
+
+// authorKeys are the keys (lower case) whose list items name people.
+var authorKeys = []string{"author", "authors", "maintainer", "maintainers", "contributors", "credits", "owners"}
+
+// next updates the block with line and reports whether line is inside it.
+func (a *authorBlock) next(line []byte) bool {
+	t := bytes.TrimLeft(line, " \t")
+	indent := len(line) - len(t)
+	if a.open {
+		switch {
+		case len(bytes.TrimSpace(t)) == 0:
+			return false
+		case t[0] == '-' && indent >= a.indent:
+			return true
+		case indent > a.indent:
+			return true
+		}
+		a.open = false
+	}
+	key := bytes.TrimRight(t, " \t\r")
+	if len(key) > 0 && key[len(key)-1] == ':' {
+		key = bytes.Trim(key[:len(key)-1], ` "'`)
+		for _, k := range authorKeys {
+			if equalFold(key, k) {
+				a.open, a.indent = true, indent
+				break
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,69 @@
+package pii
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/privscan/privscan/finding"
+	"github.com/privscan/privscan/scanner"
+)
+
+// TestAttribution: an address that credits a file's or a change's author
+// is reported as a note; the same address anywhere else (a fixture, a
+// config value) keeps the warning. Synthetic names and hosts only.
+func TestAttribution(t *testing.T) {
+	d, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, path, text string
+		want             []string // severity of each email finding, in order
+	}{
+		{"copyright", "x.py", "# Copyright (c) 2024, Ana Example <ana.example@mailhost.io>", []string{"note"}},
+		{"(c)", "x.go", "// (c) 2020-2024, Bo Sample (bo.sample@mailhost.io)", []string{"note"}},
+		{"spdx", "x.sh", "# SPDX-FileCopyrightText: 2025 Cy Person <cy.person@mailhost.io>", []string{"note"}},
+		{"author comment", "x.sh", "# Author: Dee Person <dee.person@mailhost.io>", []string{"note"}},
+		{"python author", "six.py", `__author__ = "Eve Sample <eve.sample@mailhost.io>"`, []string{"note"}},
+		{"setup author_email", "setup.py", "    author_email='fay.example@mailhost.io',", []string{"note"}},
+		{"pkg-info", "PKG-INFO", "Author-email: gus.example@mailhost.io", []string{"note"}},
+		{"handle credit", "plugins/x.py", "  - Hal Example (@halex) <hal.example@mailhost.io>", []string{"note"}},
+		{"unknown handle credit", "plugins/x.py", "  - Ida Example (!UNKNOWN) <ida.example@mailhost.io>", []string{"note"}},
+		{"based on", "x.py", "# Based on lvol module by Jo Example <jo.example@mailhost.io>", []string{"note"}},
+		{"AUTHORS file", "AUTHORS.md", "* Kim Example <kim.example@mailhost.io>", []string{"note"}},
+		{"MAINTAINERS file", "vendor/lib/MAINTAINERS", "Lu Example <lu.example@mailhost.io> (@luex)", []string{"note"}},
+		{"third-party licenses", "vendor/x/LICENSE-THIRD-PARTY", "Copyright 2013 Xia Example <xia.example@mailhost.io>", []string{"note"}},
+		{"notice", "NOTICE.txt", "Yan Example yan.example@mailhost.io", []string{"note"}},
+		{"credit on the next line", "tests/x.py", "# Largely adapted from test_x by\n# Zoe Example (zoe.example@mailhost.io)\n#\nfixture = 'zed.example@mailhost.io'", []string{"note", "warning"}},
+		{"security contact", "SECURITY.txt", "Contact: mailto:abe.example@mailhost.io", []string{"note"}},
+		{"mailmap", ".mailmap", "Mo Example <mo.example@mailhost.io> <mo@old-mailhost.io>", []string{"note", "note"}},
+		{"author block", "plugins/x.py", "author:\n  - Nia Example <nia.example@mailhost.io>\n  - Oli Example\nnotes:\n  - write to pat.example@mailhost.io", []string{"note", "warning"}},
+		{"authors list at key indent", "galaxy.yml", "authors:\n- Quinn Example <quinn.example@mailhost.io>\nrepository: x\ncontact: rae.example@mailhost.io", []string{"note", "warning"}},
+		{"fixture", "tests/test_users.py", `    email="sam.example@mailhost.io",`, []string{"warning"}},
+		{"authorized is not author", "x.yml", `authorized_users: ["tia.example@mailhost.io"]`, []string{"warning"}},
+		{"authority is not author", "x.cfg", "authority = uma.example@mailhost.io", []string{"warning"}},
+		{"a plain list item", "x.yml", "  - Vic Example <vic.example@mailhost.io>", []string{"warning"}},
+		{"a license-like name", "tests/licensee.json", `{"to": "wes.example@mailhost.io"}`, []string{"warning"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := &scanner.Fragment{Kind: finding.KindDiff, Path: c.path}
+			for i, l := range strings.Split(c.text, "\n") {
+				f.Lines = append(f.Lines, scanner.Line{Number: i + 1, Text: []byte(l)})
+			}
+			var got []string
+			d.Detect(f, func(m scanner.Match) {
+				if m.RuleID == "pii/email" {
+					got = append(got, m.Severity.String())
+					if m.Description == "" {
+						t.Error("no description")
+					}
+				}
+			})
+			if fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("severities %v, want %v", got, c.want)
+			}
+		})
+	}
+}
