@@ -438,7 +438,8 @@ func placeholderSplit(w []byte, words int) bool {
 }
 
 // testPart reports a local part with a separated part that names a test
-// account (safewithme.testuser@, ana.test@, qa_dummy2@).
+// account (safewithme.testuser@, ana.test@, qa_dummy2@) or is a keyboard
+// placeholder (shopping.abc123@, alias.xyz@).
 func testPart(local []byte) bool {
 	var buf [maxLocal]byte
 	for len(local) > 0 {
@@ -455,6 +456,10 @@ func testPart(local []byte) bool {
 			w[j] = lowerASCII(w[j])
 		}
 		w = bytes.TrimRight(w, "0123456789")
+		switch string(w) {
+		case "abc", "xyz", "qwerty", "asdf":
+			return true
+		}
 		for _, q := range []string{"test", "testing", "dummy", "fake", "placeholder"} {
 			if bytes.HasPrefix(w, []byte(q)) && placeholderSplit(w[len(q):], 2) {
 				return true
@@ -603,6 +608,7 @@ var emailSamples = samples{
 		{"ana.sample@lists-mailhost.io", "ana.sample@lists-mailhost.io"},
 		{"ines@examplecorp.jp", "ines@examplecorp.jp"},
 		{"oscar@ex.co", "oscar@ex.co"},
+		{"maria.abcarian@mailhost.io", "maria.abcarian@mailhost.io"},
 	},
 	FP: []string{
 		"contact: jane@example.com",
@@ -675,5 +681,6 @@ var emailSamples = samples{
 		"aaa@catchall.mailhost.io jane@e.com tanaka@example.jp hans@mail.example.co.uk",
 		"daemon@mailhost.ee mailer2@mailhost.ee deploy@hostcorp.io",
 		"safewithme.testuser@mailhost.com ana.test@mailhost.io qa_dummy2@mailhost.io alt.abc@mailhost.me",
+		"shopping.abc123@mailhost.me alias_xyz@mailhost.me",
 	},
 }

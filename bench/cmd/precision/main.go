@@ -10,8 +10,8 @@
 // and severity the number of findings and findings per 10 MB of added
 // text, the findings on commit-message trailer lines that name people
 // (which must be none), and a reproducible sample of the locations of
-// findings at warning and above (commit, path, line, rule) to review by
-// hand. A labels file records the review (location, TP or FP, a shape
+// findings at warning and above (commit, path, line, column, rule) to
+// review by hand. A labels file records the review (location, TP or FP, a shape
 // name); with it the sampled false-positive rate and the estimated false
 // positives per 10 MB at warning and above are computed. It never prints
 // matched text, and a labels file holds none.
@@ -45,7 +45,7 @@ func main() {
 
 type finding struct {
 	RuleID, Severity, Kind, Path, Commit string
-	Line                                 int
+	Line, Column                         int
 }
 
 type report struct {
@@ -68,7 +68,7 @@ func run(args []string, out io.Writer) error {
 	fs.IntVar(&o.last, "last", 1000, "commits to scan when no range is given")
 	fs.IntVar(&o.sample, "sample", 40, "locations of findings at warning and above to sample per repository")
 	fs.StringVar(&o.bin, "privscan", "privscan", "the privscan binary")
-	fs.StringVar(&o.labels, "labels", "", "review labels: lines of `COMMIT PATH:LINE RULE TP|FP [SHAPE]` (PATH is - for a commit message)")
+	fs.StringVar(&o.labels, "labels", "", "review labels: lines of `COMMIT PATH:LINE:COLUMN RULE TP|FP [SHAPE]` (PATH is - for a commit message)")
 	fs.StringVar(&o.out, "out", "", "directory to keep each repository's privscan JSON report in (NAME.json)")
 	fs.BoolVar(&o.reuse, "reuse", false, "read the report from -out instead of running privscan when it is there")
 	if err := fs.Parse(args); err != nil {
@@ -242,18 +242,18 @@ type label struct {
 	shape string
 }
 
-func locKey(commit, path string, line int, rule string) string {
+func locKey(commit, path string, line, col int, rule string) string {
 	if len(commit) > 12 {
 		commit = commit[:12]
 	}
 	if path == "" {
 		path = "-"
 	}
-	return fmt.Sprintf("%s %s:%d %s", commit, path, line, rule)
+	return fmt.Sprintf("%s %s:%d:%d %s", commit, path, line, col, rule)
 }
 
-// readLabels reads `COMMIT PATH:LINE RULE TP|FP [SHAPE…]` lines; blank
-// lines and lines starting with # are ignored.
+// readLabels reads `COMMIT PATH:LINE:COLUMN RULE TP|FP [SHAPE…]` lines;
+// blank lines and lines starting with # are ignored.
 func readLabels(name string) (map[string]label, error) {
 	b, err := os.ReadFile(name)
 	if err != nil {
@@ -267,38 +267,85 @@ func readLabels(name string) (map[string]label, error) {
 		}
 		f := strings.Fields(l)
 		if len(f) < 4 || (f[3] != "TP" && f[3] != "FP") {
-			return nil, fmt.Errorf("%s:%d: want COMMIT PATH:LINE RULE TP|FP [SHAPE]", name, i+1)
+			return nil, fmt.Errorf("%s:%d: want COMMIT PATH:LINE:COLUMN RULE TP|FP [SHAPE]", name, i+1)
 		}
-		c := strings.LastIndexByte(f[1], ':')
-		ln, err := strconv.Atoi(f[1][c+1:])
-		if c < 0 || err != nil {
-			return nil, fmt.Errorf("%s:%d: want PATH:LINE", name, i+1)
+		loc := f[1]
+		c2 := strings.LastIndexByte(loc, ':')
+		c1 := strings.LastIndexByte(loc[:max(c2, 0)], ':')
+		if c1 < 0 {
+			return nil, fmt.Errorf("%s:%d: want PATH:LINE:COLUMN", name, i+1)
 		}
-		out[locKey(f[0], f[1][:c], ln, f[2])] = label{fp: f[3] == "FP", shape: strings.Join(f[4:], " ")}
+		ln, err1 := strconv.Atoi(loc[c1+1 : c2])
+		col, err2 := strconv.Atoi(loc[c2+1:])
+		if err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("%s:%d: want PATH:LINE:COLUMN", name, i+1)
+		}
+		out[locKey(f[0], loc[:c1], ln, col, f[2])] = label{fp: f[3] == "FP", shape: strings.Join(f[4:], " ")}
 	}
 	return out, nil
 }
 
+// group is the findings at warning and above of one source (PII or
+// secrets) and their review.
+type group struct {
+	warnUp, sampled, reviewed, fps int
+}
+
+// rate is the sampled false-positive rate, and ok whether any was reviewed.
+func (g group) rate() (float64, bool) {
+	if g.reviewed == 0 {
+		return 0, false
+	}
+	return float64(g.fps) / float64(g.reviewed), true
+}
+
 type summary struct {
-	name                    string
-	commits                 int
-	mb                      float64
-	warnUp, notes, trailers int
-	sampled, reviewed, fps  int
-	hasReview               bool
-	fpPer10                 float64
-	bySeverity              map[string]int
-	fpShapes                map[string]int
-	reviewedAll             bool
-	unlabelled              int
+	name       string
+	commits    int
+	mb         float64
+	trailers   int
+	bySeverity map[string]int
+	groups     map[string]*group // "pii", "secrets"
+	fpShapes   map[string]int
+	unlabelled int
+}
+
+// fpPer10 estimates the false positives per 10 MB at warning and above of
+// the named groups: each group's sampled rate times its findings (exact
+// when the sample holds all of them).
+func (s summary) fpPer10(names ...string) (float64, bool) {
+	total, any := 0.0, false
+	for _, n := range names {
+		g := s.groups[n]
+		if g == nil || g.warnUp == 0 {
+			continue
+		}
+		r, ok := g.rate()
+		if !ok {
+			return 0, false
+		}
+		total += r * float64(g.warnUp)
+		any = true
+	}
+	if !any {
+		return 0, true
+	}
+	return total / s.mb * 10, true
 }
 
 func warnUp(sev string) bool { return sev == "error" || sev == "warning" }
 
+func groupOf(rule string) string {
+	if strings.HasPrefix(rule, "pii/") {
+		return "pii"
+	}
+	return "secrets"
+}
+
 func print(out io.Writer, repo, rng string, rep *report, added int64, trailers, sample int, labels map[string]label) summary {
 	mb := float64(added) / 1e6
 	s := summary{name: filepath.Base(repo), commits: rep.Summary.CommitsScanned, mb: mb, trailers: trailers,
-		bySeverity: map[string]int{}, fpShapes: map[string]int{}}
+		bySeverity: map[string]int{}, fpShapes: map[string]int{}, groups: map[string]*group{"pii": {}, "secrets": {}}}
 	fmt.Fprintf(out, "## %s (%s)\n\n%d commits, %.1f MB of added text, %d findings\n\n", s.name, rng, s.commits, mb, len(rep.Findings))
 	type key struct{ rule, sev, kind string }
 	counts := map[key]int{}
@@ -312,11 +359,9 @@ func print(out io.Writer, repo, rng string, rep *report, added int64, trailers, 
 		s.bySeverity[f.Severity]++
 		if warnUp(f.Severity) {
 			warn = append(warn, i)
-		} else {
-			s.notes++
+			s.groups[groupOf(f.RuleID)].warnUp++
 		}
 	}
-	s.warnUp = len(warn)
 	keys := make([]key, 0, len(counts))
 	for k := range counts {
 		keys = append(keys, k)
@@ -331,7 +376,8 @@ func print(out io.Writer, repo, rng string, rep *report, added int64, trailers, 
 	for _, k := range keys {
 		fmt.Fprintf(out, "| %s | %s | %s | %d | %.1f |\n", k.rule, k.sev, k.kind, counts[k], per10(counts[k], mb))
 	}
-	fmt.Fprintf(out, "\nWarning and above: %d findings, %.1f per 10 MB. PII findings on people-trailer lines: %d.\n\n", s.warnUp, per10(s.warnUp, mb), trailers)
+	fmt.Fprintf(out, "\nWarning and above: %d findings (PII %d, secrets %d), %.1f per 10 MB. PII findings on people-trailer lines: %d.\n\n",
+		len(warn), s.groups["pii"].warnUp, s.groups["secrets"].warnUp, per10(len(warn), mb), trailers)
 	if sample <= 0 || len(warn) == 0 {
 		return s
 	}
@@ -348,21 +394,22 @@ func print(out io.Writer, repo, rng string, rep *report, added int64, trailers, 
 		idx = idx[:sample]
 	}
 	sort.Ints(idx)
-	s.sampled = len(idx)
-	fmt.Fprintf(out, "Sample of findings at warning and above to review (commit, path:line, rule; - is the commit message):\n\n")
+	fmt.Fprintf(out, "Sample of %d of the %d findings at warning and above to review (commit, path:line:column, rule; - is the commit message):\n\n", len(idx), len(warn))
 	for _, i := range idx {
 		f := rep.Findings[i]
-		k := locKey(f.Commit, f.Path, f.Line, f.RuleID)
+		g := s.groups[groupOf(f.RuleID)]
+		g.sampled++
+		k := locKey(f.Commit, f.Path, f.Line, f.Column, f.RuleID)
 		l, ok := labels[k]
 		mark := "unreviewed"
 		switch {
 		case ok && l.fp:
-			s.reviewed++
-			s.fps++
+			g.reviewed++
+			g.fps++
 			s.fpShapes[l.shape]++
 			mark = "FP " + l.shape
 		case ok:
-			s.reviewed++
+			g.reviewed++
 			mark = "TP " + l.shape
 		default:
 			s.unlabelled++
@@ -370,22 +417,21 @@ func print(out io.Writer, repo, rng string, rep *report, added int64, trailers, 
 		fmt.Fprintf(out, "- %s (%s)\n", k, strings.TrimSpace(mark))
 	}
 	fmt.Fprintln(out)
-	if s.reviewed > 0 {
-		s.hasReview = true
-		rate := float64(s.fps) / float64(s.reviewed)
-		// The sample's rate applied to every finding at warning and above
-		// (exact when the sample is all of them and all are reviewed).
-		s.fpPer10 = rate * per10(s.warnUp, mb)
-		fmt.Fprintf(out, "Reviewed %d of %d sampled: %d false positives (%.0f %%); estimated false positives at warning and above: %.2f per 10 MB.\n\n",
-			s.reviewed, s.sampled, s.fps, 100*rate, s.fpPer10)
-		if len(s.fpShapes) > 0 {
-			shapes := make([]string, 0, len(s.fpShapes))
-			for k, n := range s.fpShapes {
-				shapes = append(shapes, fmt.Sprintf("%s × %d", k, n))
-			}
-			sort.Strings(shapes)
-			fmt.Fprintf(out, "False-positive shapes: %s.\n\n", strings.Join(shapes, ", "))
+	for _, n := range []string{"pii", "secrets"} {
+		g := s.groups[n]
+		if r, ok := g.rate(); ok {
+			fp, _ := s.fpPer10(n)
+			fmt.Fprintf(out, "%s: reviewed %d of %d sampled, %d false positives (%.0f %%); estimated false positives at warning and above: %.2f per 10 MB.\n\n",
+				n, g.reviewed, g.sampled, g.fps, 100*r, fp)
 		}
+	}
+	if len(s.fpShapes) > 0 {
+		shapes := make([]string, 0, len(s.fpShapes))
+		for k, n := range s.fpShapes {
+			shapes = append(shapes, fmt.Sprintf("%s × %d", k, n))
+		}
+		sort.Strings(shapes)
+		fmt.Fprintf(out, "False-positive shapes in the sample: %s.\n\n", strings.Join(shapes, ", "))
 	}
 	return s
 }
@@ -394,15 +440,26 @@ func printSummary(out io.Writer, rows []summary) {
 	if len(rows) == 0 {
 		return
 	}
-	fmt.Fprintf(out, "## Summary\n\n| corpus | commits | MB added | error | warning | note | warning+ per 10 MB | sampled FP rate | FPs per 10 MB (warning+) | trailer findings |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	fmt.Fprintf(out, "## Summary\n\nFindings at warning and above are split into PII and secrets; the FP rate is over the reviewed sample, and FPs per 10 MB apply it to all findings at warning and above.\n\n")
+	fmt.Fprintf(out, "| corpus | commits | MB added | error | warning | note | PII warning+ | PII FP rate | PII FPs per 10 MB | secrets warning+ | secrets FP rate | all FPs per 10 MB | trailer findings |\n")
+	fmt.Fprintf(out, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	for _, s := range rows {
-		rate, fp := "–", "–"
-		if s.hasReview {
-			rate = fmt.Sprintf("%d/%d", s.fps, s.reviewed)
-			fp = fmt.Sprintf("%.2f", s.fpPer10)
+		cell := func(names ...string) string {
+			if v, ok := s.fpPer10(names...); ok {
+				return fmt.Sprintf("%.2f", v)
+			}
+			return "–"
 		}
-		fmt.Fprintf(out, "| %s | %d | %.1f | %d | %d | %d | %.1f | %s | %s | %d |\n", s.name, s.commits, s.mb,
-			s.bySeverity["error"], s.bySeverity["warning"], s.bySeverity["note"], per10(s.warnUp, s.mb), rate, fp, s.trailers)
+		rate := func(n string) string {
+			g := s.groups[n]
+			if g.reviewed == 0 {
+				return "–"
+			}
+			return fmt.Sprintf("%d/%d", g.fps, g.reviewed)
+		}
+		fmt.Fprintf(out, "| %s | %d | %.1f | %d | %d | %d | %d | %s | %s | %d | %s | %s | %d |\n", s.name, s.commits, s.mb,
+			s.bySeverity["error"], s.bySeverity["warning"], s.bySeverity["note"],
+			s.groups["pii"].warnUp, rate("pii"), cell("pii"), s.groups["secrets"].warnUp, rate("secrets"), cell("pii", "secrets"), s.trailers)
 	}
 	fmt.Fprintln(out)
 }
