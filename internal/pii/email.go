@@ -211,6 +211,7 @@ func kerberosPrincipal(local, domain []byte) bool {
 
 // validDomain checks the labels of domain and its top-level label.
 func validDomain(domain []byte) bool {
+	tld := domain[bytes.LastIndexByte(domain, '.')+1:]
 	labels := 0
 	lastStart := 0
 	for i := 0; i <= len(domain); i++ {
@@ -221,8 +222,11 @@ func validDomain(domain []byte) bool {
 		if len(label) == 0 || len(label) > maxLabel || label[0] == '-' || label[len(label)-1] == '-' {
 			return false
 		}
-		if hasCamelHump(label) {
-			return false // Outer.method, SomeClass.field: code, not a host
+		if hasCamelHump(label) && !mailTLD(tld) {
+			// Outer.method, SomeClass.field: code, not a host. Under a
+			// country code or a classic generic TLD a capitalised host
+			// is a person's way of writing it (Ana@MailHost.IO).
+			return false
 		}
 		labels++
 		lastStart = i + 1
@@ -230,12 +234,14 @@ func validDomain(domain []byte) bool {
 	if labels < 2 {
 		return false
 	}
-	tld := domain[bytes.LastIndexByte(domain, '.')+1:]
 	if len(tld) < 2 || len(tld) > 24 {
 		return false
 	}
+	// Letters, or an internationalised TLD in its ASCII form (xn--p1ai),
+	// which rootDomain checks against the root zone.
+	idn := len(tld) > 4 && equalFold(tld[:4], "xn--")
 	for _, c := range tld {
-		if !isAlpha(c) {
+		if !isAlpha(c) && !(idn && (isDigit(c) || c == '-')) {
 			return false
 		}
 	}
@@ -250,6 +256,20 @@ func validDomain(domain []byte) bool {
 		return false
 	}
 	return !isFileExtension(tld)
+}
+
+// mailTLD reports a country-code or classic generic top-level label, under
+// which a capitalised host name is not code.
+func mailTLD(tld []byte) bool {
+	if len(tld) == 2 {
+		return isAlpha(tld[0]) && isAlpha(tld[1])
+	}
+	for _, s := range []string{"com", "net", "org", "edu", "gov", "mil", "int", "info", "biz"} {
+		if equalFold(tld, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // icannTLD reports whether tld (at most 24 letters) is a top-level domain
@@ -609,6 +629,10 @@ var emailSamples = samples{
 		{"ines@examplecorp.jp", "ines@examplecorp.jp"},
 		{"oscar@ex.co", "oscar@ex.co"},
 		{"maria.abcarian@mailhost.io", "maria.abcarian@mailhost.io"},
+		// Capitalised hosts under a mail TLD, and IDN TLDs in ASCII form.
+		{"user: Ana.Lima@MailHost.IO", "Ana.Lima@MailHost.IO"},
+		{"Regards, Bo Sample <Bo.Sample@SampleCorp.com>", "Bo.Sample@SampleCorp.com"},
+		{"ivan.petrov@mailhost.xn--p1ai", "ivan.petrov@mailhost.xn--p1ai"},
 	},
 	FP: []string{
 		"contact: jane@example.com",
@@ -662,6 +686,7 @@ var emailSamples = samples{
 		// made-up hosts in tests.
 		`{"Members@odata.count": 2, "Value@odata.nextLink": "x"}`,
 		`default_from = "nina.berg@mail.from"`,
+		"this@MainActivity.finish; obj@SomeClass.field; x@Outer.xn--notatld",
 		// Kerberos principals: a realm in capitals.
 		"for principal C(ana@SSO.HOSTCORP.ORG), use V(HTTP/web01.hostcorp.org@HOSTCORP.ORG)",
 		// Message and part identifiers.
