@@ -92,6 +92,25 @@ func BenchmarkDetectHunk(b *testing.B) {
 	benchDetect(b, f, n)
 }
 
+// BenchmarkDetectEncoded scans the code of BenchmarkDetect with a line of
+// base64 that decodes to text every 200 lines (a secret in one of ten), as
+// fixtures and configuration hold: the decoding path's cost.
+func BenchmarkDetectEncoded(b *testing.B) {
+	f, n := codeFragment(1 << 20)
+	for i := range f.Lines {
+		if i%200 == 100 {
+			v := "user=admin;mode=read-only;region=eu-west-1"
+			if i%2000 == 100 {
+				v = "token: " + ghPAT
+			}
+			l := `	blob := "` + b64(v) + `"`
+			n += len(l) - len(f.Lines[i].Text)
+			f.Lines[i].Text = []byte(l)
+		}
+	}
+	benchDetect(b, f, n)
+}
+
 // BenchmarkDetectLongLine scans one keyword-dense line of MaxLineBytes,
 // the longest line that is scanned.
 func BenchmarkDetectLongLine(b *testing.B) {

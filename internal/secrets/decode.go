@@ -25,12 +25,13 @@ const maxDecodeDepth = 5
 //     segment. Segments never span lines (but for chains of U+ escapes,
 //     whose every line holds one), so the lines of the run with a segment
 //     are those lines.
-//   - A rule is run with decoding only if one of its keywords occurs in
-//     the run or in a decoded form of those lines, and only over the lines
-//     a match overlapping one of them can reach (the most newlines a match
-//     holds, each way; decoding only removes newlines between the encoded
-//     span and the rest of the line). Findings of the decoded passes are
-//     kept; those of the first pass are the ordinary path's.
+//   - A match of a decoded pass holds a keyword occurrence (see plan): in
+//     the decoded text of a segment line, or in text decoding leaves as it
+//     is, near a segment line, where the rule's prefix DFA matches. A rule
+//     is run with decoding only over the lines within its reach (the most
+//     newlines a match holds; a block of segment lines counts as one) of
+//     such occurrences. Findings of the decoded passes are kept; those of
+//     the first pass are the ordinary path's.
 
 // Byte classes of the pre-check, after gitleaks' codec patterns.
 const (

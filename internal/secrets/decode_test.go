@@ -30,6 +30,15 @@ func unicodeEscapes(s string) string {
 	return b.String()
 }
 
+// codePoints spells s as U+XXXX code points separated by spaces.
+func codePoints(s string) string {
+	var parts []string
+	for _, r := range s {
+		parts = append(parts, fmt.Sprintf("U+%04X", r))
+	}
+	return strings.Join(parts, " ")
+}
+
 // TestDetectDecoded checks findings in encoded text (synthetic secrets):
 // the span is the encoded segment's, as gitleaks reports it, on the line
 // where it stands, and the Detector agrees with gitleaks run on whole
@@ -56,6 +65,7 @@ func TestDetectDecoded(t *testing.T) {
 		{name: "base64 of percent", lines: []string{"x = 1", `y = "` + b64(percentAll(ghPAT)) + `"`}, encoded: b64(percentAll(ghPAT)), line: 1, rule: "github-pat"},
 		{name: "base64 url", lines: []string{`t=` + base64.RawURLEncoding.EncodeToString([]byte("{\"k\":\""+ghPAT+"\"}"))}, encoded: base64.RawURLEncoding.EncodeToString([]byte("{\"k\":\"" + ghPAT + "\"}")), rule: "github-pat"},
 		{name: "private key base64", lines: []string{`pem: ` + b64(pemBegin+"\n"+pemBody1+"\n"+pemBody2+"\n"+pemEnd)}, encoded: b64(pemBegin + "\n" + pemBody1 + "\n" + pemBody2 + "\n" + pemEnd), rule: "private-key"},
+		{name: "code points across lines", lines: []string{"x", codePoints(ghPAT[:20]), codePoints(ghPAT[20:]), "y"}, line: 1, rule: "github-pat"},
 		{name: "five deep", lines: []string{b64(b64(b64(b64(b64(ghPAT)))))}, encoded: b64(b64(b64(b64(b64(ghPAT))))), rule: "github-pat"},
 		{name: "too deep", lines: []string{b64(b64(b64(b64(b64(b64(ghPAT))))))}},
 		{name: "not printable", lines: []string{b64("\x00\x01" + ghPAT)}},
@@ -179,5 +189,23 @@ func BenchmarkMayDecode(b *testing.B) {
 	}
 	if used := cpuTime() - cpu; used > 0 && cpu > 0 {
 		b.ReportMetric(float64(n)*float64(b.N)/used.Seconds()/1e6, "cpu-MB/s")
+	}
+}
+
+// TestDetectDecodedChains checks U+ escapes continued on the next lines
+// (one segment across lines) with the keyword in or out of the escapes,
+// against gitleaks.
+func TestDetectDecodedChains(t *testing.T) {
+	d := newDetector(t)
+	ref := newReference(t)
+	for _, lines := range [][]string{
+		{"x", `password = "` + codePoints(apiValue[:10]), codePoints(apiValue[10:]) + `"`, "y"},
+		{"z", codePoints(ghPAT[:20]), codePoints(ghPAT[20:])},
+		{"a", "b", codePoints(ghPAT[:4]), codePoints(ghPAT[4:20]), codePoints(ghPAT[20:])},
+		{codePoints(slackBot[:10]), codePoints(slackBot[10:])},
+	} {
+		if len(compareDetect(t, d, ref, fragment("internal/app/config.go", lines...))) == 0 {
+			t.Errorf("nothing found in %d lines", len(lines))
+		}
 	}
 }

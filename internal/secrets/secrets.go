@@ -192,8 +192,8 @@ type found struct {
 func (d *Detector) detectRun(path string, lines []scanner.Line, lo, hi int, ms []scanner.Match, hits []hit) ([]scanner.Match, []hit) {
 	run := lines[lo:hi]
 	hits = hits[:0]
-	var enc []int        // lines holding an encoded segment
-	var decRules []int32 // rules with a keyword in a decoded form of them
+	var enc []int     // lines holding an encoded segment
+	var decHits []hit // keywords in their decoded forms
 	for i, l := range run {
 		if len(l.Text) > MaxLineBytes {
 			continue // scanned as empty
@@ -203,11 +203,11 @@ func (d *Detector) detectRun(path string, lines []scanner.Line, lo, hi int, ms [
 				hits = append(hits, hit{rule: r, line: int32(i), pos: int32(start)})
 			}
 		})
-		if mayDecode(l.Text) && d.decodeLine(l.Text, &decRules) {
+		if mayDecode(l.Text) && d.decodeLine(l.Text, i, &decHits) {
 			enc = append(enc, i)
 		}
 	}
-	if len(hits) == 0 && len(d.t.always) == 0 && len(decRules) == 0 {
+	if len(hits) == 0 && len(d.t.always) == 0 && len(decHits) == 0 {
 		return ms, hits
 	}
 	st := &runState{path: path, t: newText(run)}
@@ -224,55 +224,53 @@ func (d *Detector) detectRun(path string, lines []scanner.Line, lo, hi int, ms [
 		d.detectRule(st, d.t.rules[r], nil)
 	}
 	if len(enc) > 0 {
-		d.detectDecoded(st, enc, byRule, decRules)
+		d.detectDecoded(st, enc, byRule, decHits)
 	}
 	return st.matches(lo, ms), hits
 }
 
 // detectDecoded runs gitleaks with decoding around the lines of the run
-// that hold encoded segments (enc, in order), for the rules that can match
-// there: those with a keyword in a decoded form of those lines (decRules),
-// with a hit in the lines a match can reach (byRule, grouped by rule), or
-// without keywords. Only findings of decoded passes are kept: the others
-// are detectRule's.
-func (d *Detector) detectDecoded(st *runState, enc []int, byRule []hit, decRules []int32) {
-	cand := make([]bool, len(d.t.rules))
-	for _, r := range decRules {
-		cand[r] = true
+// that hold encoded segments (enc, in order). A match of a decoded pass
+// overlaps a segment and holds a keyword occurrence, in the decoded text
+// of a segment line (decHits, position unknown) or in text decoding leaves
+// as it is (a hit of byRule that mayStartDecoded passes, within a match's
+// reach of a segment line); it lies within the rule's reach of that
+// occurrence's line. So each rule is run over the lines within its reach
+// of such occurrences. Only findings of decoded passes are kept: the
+// others are detectRule's.
+func (d *Detector) detectDecoded(st *runState, enc []int, byRule []hit, decHits []hit) {
+	isEnc := make([]bool, len(st.t.starts))
+	for _, i := range enc {
+		isEnc[i] = true
+	}
+	anchors := decHits
+	for _, h := range byRule {
+		p := &d.t.rules[h.rule].getPlan(d.t).plan
+		if (p.reach < 0 || nearLine(enc, reachOf(isEnc, int(h.line), p.reach))) && p.mayStartDecoded(st.t, h, enc) {
+			anchors = append(anchors, h)
+		}
 	}
 	for _, r := range d.t.always {
-		cand[r] = true
+		anchors = append(anchors, hit{rule: r, line: -1, pos: -1})
 	}
+	anchors = groupByRule(anchors, len(d.t.rules))
 	var wins [][2]int
-	for a := 0; a < len(byRule); {
+	for a := 0; a < len(anchors); {
 		b := a + 1
-		for b < len(byRule) && byRule[b].rule == byRule[a].rule {
+		for b < len(anchors) && anchors[b].rule == anchors[a].rule {
 			b++
 		}
-		if r := byRule[a].rule; !cand[r] {
-			wins = d.decodeWindows(st, d.t.rules[r], enc, wins[:0])
-			for _, h := range byRule[a:b] {
-				if inWindows(wins, int(h.line)) {
-					cand[r] = true
-					break
-				}
-			}
-		}
+		tr := d.t.rules[anchors[a].rule]
+		wins = d.decodeWindows(st, tr, anchors[a:b], isEnc, wins[:0])
 		a = b
-	}
-	for r, ok := range cand {
-		if !ok {
-			continue
-		}
-		tr := d.t.rules[r]
-		if tr.getPlan(d.t).pathExcluded(st.path) {
+		if tr.pathExcluded(st.path) {
 			continue
 		}
 		if _, _, err := tr.detector(d.t); err != nil {
 			continue
 		}
 		rule := &tr.rule
-		for _, w := range d.decodeWindows(st, tr, enc, wins[:0]) {
+		for _, w := range wins {
 			v := st.t.sub(w[0], w[1])
 			//lint:ignore SA1019 see detectRule
 			findings := tr.dec.Detect(detect.Fragment{Raw: v.s, FilePath: st.path})
@@ -297,33 +295,88 @@ func (d *Detector) detectDecoded(st *runState, enc []int, byRule []hit, decRules
 	}
 }
 
-// decodeLine reports whether gitleaks' decoder finds a segment in line,
-// and appends to decRules the rules with a keyword in its decoded forms.
-func (d *Detector) decodeLine(line []byte, decRules *[]int32) bool {
+// decodeLine reports whether gitleaks' decoder finds a segment in line i,
+// and appends to decHits the rules with a keyword in its decoded forms.
+func (d *Detector) decodeLine(line []byte, i int, decHits *[]hit) bool {
 	return decodeLine(line, func(decoded string) {
 		d.t.kw.lineKeywords([]byte(decoded), func(_ int, kw int32) {
-			*decRules = append(*decRules, d.t.kwRules[kw]...)
+			for _, r := range d.t.kwRules[kw] {
+				*decHits = append(*decHits, hit{rule: r, line: int32(i), pos: -1})
+			}
 		})
 	})
 }
 
-// decodeWindows appends to wins the merged line ranges of the run that a
-// match of rule r overlapping a line of enc can span.
-func (d *Detector) decodeWindows(st *runState, r *tableRule, enc []int, wins [][2]int) [][2]int {
-	last := len(st.t.starts) - 1
+// decodeWindows appends to wins the merged line ranges of the run within
+// rule r's reach of its anchors (whole run if unbounded).
+func (d *Detector) decodeWindows(st *runState, r *tableRule, anchors []hit, isEnc []bool, wins [][2]int) [][2]int {
 	reach := r.getPlan(d.t).plan.reach
-	if reach < 0 {
-		return append(wins, [2]int{0, last})
-	}
-	for _, i := range enc {
-		wins = append(wins, [2]int{max(0, i-reach), min(last, i+reach)})
+	for _, h := range anchors {
+		if reach < 0 || h.line < 0 {
+			return append(wins[:0], [2]int{0, len(isEnc) - 1})
+		}
+		wins = append(wins, reachOf(isEnc, int(h.line), reach))
 	}
 	return mergeWindows(wins)
 }
 
-func inWindows(wins [][2]int, line int) bool {
-	for _, w := range wins {
-		if w[0] <= line && line <= w[1] {
+// reachOf returns the lines a match holding a point of line i and at
+// most reach newlines of decoded text can span. A run of segment lines
+// counts as one line: U+ escapes separated by a newline decode as one
+// segment, which holds no newline.
+func reachOf(isEnc []bool, i, reach int) [2]int {
+	lo, hi := i, i
+	for n := 0; lo > 0; lo-- {
+		if !isEnc[lo] || !isEnc[lo-1] {
+			if n == reach {
+				break
+			}
+			n++
+		}
+	}
+	for n := 0; hi+1 < len(isEnc); hi++ {
+		if !isEnc[hi] || !isEnc[hi+1] {
+			if n == reach {
+				break
+			}
+			n++
+		}
+	}
+	return [2]int{lo, hi}
+}
+
+// nearLine reports whether a line of lines (sorted) is within w.
+func nearLine(lines []int, w [2]int) bool {
+	k, _ := slices.BinarySearch(lines, w[0])
+	return k < len(lines) && lines[k] <= w[1]
+}
+
+// mayStartDecoded reports whether a match of a decoded pass can contain
+// keyword hit h, given the run lines holding encoded segments (enc,
+// sorted): false only when no branch's f matches at the hit on text that
+// holds no segment (decoding leaves such text as it is).
+func (p *plan) mayStartDecoded(t text, h hit, enc []int) bool {
+	i := int(h.line)
+	if p.wholeRun || h.pos < 0 {
+		return true
+	}
+	q := t.starts[i] + int(h.pos)
+	next, _ := slices.BinarySearch(enc, i) // the first segment line from i on
+	for k := range p.branches {
+		b := &p.branches[k]
+		if b.fMax < 0 {
+			return true
+		}
+		end := min(len(t.s), q+b.fMax+1)
+		if next < len(enc) && t.lineOf(max(end-1, q)) >= enc[next] {
+			return true // f reads text that decoding may change
+		}
+		in := t.s[q:end]
+		matched, ok := b.f.match(in)
+		if !ok {
+			matched = b.fre.MatchString(in)
+		}
+		if matched {
 			return true
 		}
 	}
