@@ -8,7 +8,8 @@
 // PreToolUse gates, before a Bash command runs, what it would publish or
 // record: git commit (with the git adds before it in the same command
 // applied), git push (the commits not on the remote's tracking refs) and
-// gh pr|issue create|edit|comment (title and body). The policy is the
+// gh pr create|edit|comment|review|merge and gh issue create|edit|comment
+// (title and body). The policy is the
 // committed one, so a change cannot relax the policy that judges it.
 //
 // PostToolUse reports what an edit added (Write, Edit, MultiEdit,

@@ -40,10 +40,16 @@ func PreToolUse(ctx context.Context, eng *engine.Engine, env Env, p *hook.Payloa
 		}
 	}
 	for i := range cmds.Commits {
+		if cmds.Commits[i].DirUnknown {
+			h.note("a git commit runs in a directory the hook cannot follow (cd to a variable or cd -): checking the last directory it knows")
+		}
 		b, err := h.commit(ctx, &cmds.Commits[i])
 		add("a git commit", b, err)
 	}
 	for i := range cmds.Pushes {
+		if cmds.Pushes[i].DirUnknown {
+			h.note("a git push runs in a directory the hook cannot follow (cd to a variable or cd -): checking the last directory it knows")
+		}
 		b, err := h.push(ctx, &cmds.Pushes[i])
 		add("a git push", b, err)
 	}

@@ -23,11 +23,13 @@ stdin and gates, before they run:
                -m/-F message
   git push     the commits it would publish (not on the remote's
                tracking refs) and their messages
-  gh pr|issue create|edit|comment
-               the --title/-t, --body/-b and --body-file/-F text
+  gh pr create|edit|comment|review|merge, gh issue create|edit|comment
+               the --title/-t, --body/-b and --body-file/-F text (for
+               pr merge, the merge commit's --subject and body)
 
 It follows "git -C <dir>", "cd <dir> && …", &&, ||, ;, pipes, subshells,
-sh -c and environment assignments. The policy is the committed one (HEAD;
+sh -c, environment assignments, wrappers (env, nice, timeout, sudo…) and
+git aliases. The policy is the committed one (HEAD;
 for a push, the remote's): privscan:allow markers, .privscan.toml and
 .privscanignore edits in the change itself never count. Findings at or
 above --fail-on (default: that policy's fail-on, else warning) block the
