@@ -633,6 +633,8 @@ var emailSamples = samples{
 		{"user: Ana.Lima@MailHost.IO", "Ana.Lima@MailHost.IO"},
 		{"Regards, Bo Sample <Bo.Sample@SampleCorp.com>", "Bo.Sample@SampleCorp.com"},
 		{"ivan.petrov@mailhost.xn--p1ai", "ivan.petrov@mailhost.xn--p1ai"},
+		// An address inside a quoted local part is still a person's.
+		{`'"ana.lima@mailhost.io x"@relay.mailhost.io'`, "ana.lima@mailhost.io"},
 	},
 	FP: []string{
 		"contact: jane@example.com",

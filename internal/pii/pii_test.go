@@ -95,6 +95,14 @@ var commonFP = []string{
 	"--max-old-space-size=4096 --stack-size=65500",
 	"10.0.0.0/8 172.16.0.0/12 192.168.0.0/16",
 	"::ffff:127.0.0.1",
+	// Lockfiles: integrity hashes, tarball URLs, scoped names with versions.
+	`      "integrity": "sha512-hX3CSrkwfA46Vd9Z3q4cpEpHB1rL5NG04+/rbqW9d3+CSvtB1tYe8UTpAlixa1vj0m/ULglfEK2UKxMGxCxv5A==",`,
+	`      "resolved": "https://pkgs.mirror.test/@scope/http-client/-/http-client-2.0.1.tgz",`,
+	`"@babel/code-frame@^7.0.0", "@babel/code-frame@^7.22.13":`,
+	`  resolved "https://pkgs.mirror.test/@babel/code-frame/-/code-frame-7.22.13.tgz#22a49c8a28e6bb4ac5c6f4e5a6b3b4e3bf9e1e17"`,
+	"  /@babel/core@7.22.1(supports-color@8.1.1):",
+	`    "node_modules/@apollo/server/node_modules/@graphql-tools/merge": {`,
+	"  integrity sha512-PIXiMVtz6VvyaRsGY268qvj57hXQEpsYogYOu2nrQhlf+XCGmZstmuZBbAybUl1nQGnvS1k1eEsQ69ZoD7xlSw==",
 }
 
 func TestCommonFalsePositives(t *testing.T) {
