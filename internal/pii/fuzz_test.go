@@ -2,8 +2,10 @@ package pii
 
 import (
 	"net/netip"
+	"strings"
 	"testing"
 
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/scanner"
 )
 
@@ -104,5 +106,41 @@ func FuzzParseIPv6(f *testing.F) {
 		if ok != wantOK || (ok && got != want) {
 			t.Fatalf("parseIPv6(%q) = %v, %v; netip says %v, %v", s, got, ok, want, err)
 		}
+	})
+}
+
+// FuzzDetectFragment runs the detectors over arbitrary multi-line
+// fragments of every kind, with and without a credits file name: commit
+// trailers, credits and author blocks look across lines and back along a
+// line.
+func FuzzDetectFragment(f *testing.F) {
+	f.Add("Fix (#1), Signed-off-by: A B <a.b@mailhost.io>\n\nAuthor: C <c@mailhost.io>", uint8(0))
+	f.Add("author:\n  - A (@a) <a.b@mailhost.io>\n- x\nfoo: <c@mailhost.io>", uint8(1))
+	f.Add("# adapted by\n# A <a.b@mailhost.io>\nMessage-ID: <x@y.io> <z@w.io>", uint8(2))
+	f.Add("<@:>(@)<x@Y.IO>cid:a@b.io", uint8(3))
+	d, err := New(Config{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	kinds := []finding.Kind{finding.KindCommitMessage, finding.KindDiff, finding.KindFile, finding.KindText}
+	f.Fuzz(func(t *testing.T, text string, sel uint8) {
+		fr := &scanner.Fragment{Kind: kinds[int(sel)%len(kinds)]}
+		if sel&4 != 0 {
+			fr.Path = "vendor/x/AUTHORS.md"
+		}
+		for i, l := range strings.Split(text, "\n") {
+			fr.Lines = append(fr.Lines, scanner.Line{Number: i + 1, Text: []byte(l)})
+		}
+		d.Detect(fr, func(m scanner.Match) {
+			if m.Line < 0 || m.Line >= len(fr.Lines) {
+				t.Fatalf("%s: line %d of %d", m.RuleID, m.Line, len(fr.Lines))
+			}
+			if n := len(fr.Lines[m.Line].Text); m.Start < 0 || m.End > n || m.Start >= m.End {
+				t.Fatalf("%s: bad span [%d,%d) in %d bytes", m.RuleID, m.Start, m.End, n)
+			}
+			if m.Severity < finding.SeverityNote || m.Severity > finding.SeverityError {
+				t.Fatalf("%s: severity %v", m.RuleID, m.Severity)
+			}
+		})
 	})
 }
