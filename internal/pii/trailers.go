@@ -26,13 +26,27 @@ var peopleTrailers = map[string]bool{
 
 // trailerKey returns the lower-cased key of a "Key: value" line (git's
 // trailer syntax: the key is letters, digits and '-', optional spaces
-// before the colon), or "" when the line is not one.
+// before the colon), or "" when the line is not one. People also write the
+// key's words apart ("Co-authored by:", "Signed off by:"): single spaces
+// between up to three words count as the hyphens.
 func trailerKey(line []byte) string {
-	i := 0
-	for i < len(line) && (isAlnum(line[i]) || line[i] == '-') {
-		i++
+	var key [32]byte
+	n, words, i := 0, 1, 0
+scan:
+	for ; i < len(line) && n < len(key); i++ {
+		c := line[i]
+		switch {
+		case isAlnum(c) || c == '-':
+			key[n] = lowerASCII(c)
+		case c == ' ' && n > 0 && key[n-1] != '-' && words < 3 && isAlpha(at(line, i+1)):
+			key[n] = '-'
+			words++
+		default:
+			break scan
+		}
+		n++
 	}
-	if i == 0 {
+	if n == 0 {
 		return ""
 	}
 	j := i
@@ -42,7 +56,7 @@ func trailerKey(line []byte) string {
 	if j >= len(line) || line[j] != ':' {
 		return ""
 	}
-	return string(bytes.ToLower(line[:i]))
+	return string(key[:n])
 }
 
 // trailerLines returns the indexes of the lines of a commit message that
@@ -120,20 +134,16 @@ func inlineTrailer(line []byte, start int) bool {
 	if before(line, k) != ':' || len(bytes.TrimSpace(line[k:name])) == 0 {
 		return false
 	}
-	k--
-	for k > 0 && (line[k-1] == ' ' || line[k-1] == '\t') {
-		k--
+	// The key ends at the colon at k-1: try the words before it, the
+	// nearest first ("Signed-off-by", "Co-authored by").
+	colon := k - 1
+	for s := colon - 1; s >= 0 && colon-s <= 32; s-- {
+		if !isAlpha(line[s]) || (s > 0 && (isAlnum(line[s-1]) || line[s-1] == '-')) {
+			continue
+		}
+		if key := trailerKey(line[s : colon+1]); key != "" && peopleTrailers[key] {
+			return true
+		}
 	}
-	e := k
-	for k > 0 && (isAlnum(line[k-1]) || line[k-1] == '-') {
-		k--
-	}
-	var key [16]byte
-	if e == k || e-k > len(key) {
-		return false
-	}
-	for i, c := range line[k:e] {
-		key[i] = lowerASCII(c)
-	}
-	return peopleTrailers[string(key[:e-k])]
+	return false
 }

@@ -208,8 +208,9 @@ func addedBytes(repo, rng string) (int64, error) {
 // peopleTrailer finds a trailer that names a commit's people anywhere in
 // a commit-message line: where git puts it, indented or as a list item in
 // a squash merge's body, or inside a line when a squash folded the body
-// into the subject.
-var peopleTrailer = regexp.MustCompile(`(?i)(?:^|[^a-z0-9-])(?:signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|suggested-by|helped-by|cc)[ \t]*:`)
+// into the subject; also with the key's words written apart
+// ("Co-authored by:").
+var peopleTrailer = regexp.MustCompile(`(?i)(?:^|[^a-z0-9-])(?:signed[- ]off[- ]by|co[- ]authored[- ]by|(?:reviewed|acked|tested|reported|suggested|helped)[- ]by|cc)[ \t]*:`)
 
 // trailerFindings counts PII findings on commit-message lines that are
 // people trailers. It reads the messages but reports only the count.
