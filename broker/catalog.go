@@ -22,10 +22,22 @@ const gcBeforeCompile = 4 << 20
 // OpenCatalog). A parse error is catalog_invalid and wraps the catalog
 // package's error (line numbers and reasons, no catalog text).
 func (b *Broker) ReadCatalog(key string) (*catalog.Catalog, CatalogInfo, error) {
+	return b.readCatalog(key, 0)
+}
+
+// ReadCatalogToSeal is ReadCatalog for privscan catalog seal: a Markdown
+// catalog file may be up to MaxSealSourceSize (1 GiB) instead of
+// MaxFileSize, since sealing is how a catalog that large is served.
+func (b *Broker) ReadCatalogToSeal(key string) (*catalog.Catalog, CatalogInfo, error) {
+	return b.readCatalog(key, MaxSealSourceSize)
+}
+
+func (b *Broker) readCatalog(key string, mdLimit int64) (*catalog.Catalog, CatalogInfo, error) {
 	sel, e := b.selectCatalogs(key)
 	if e != nil {
 		return nil, CatalogInfo{}, e
 	}
+	sel.mdLimit = mdLimit
 	if len(sel.parts) != 1 {
 		e := &Error{Code: CodeConfigInvalid, msg: b.describe(sel) + " combines several catalogs, and this command reads one Markdown catalog",
 			hint: "name a single Markdown catalog (--catalog-key of an entry with one .md file, or PRIVSCAN_CATALOG_FILE with one file)"}
@@ -36,7 +48,7 @@ func (b *Broker) ReadCatalog(key string) (*catalog.Catalog, CatalogInfo, error) 
 	}
 	sealed := false
 	if p := sel.parts[0]; p.source != SourceEnv {
-		real, _, _ := resolveCatalog(p.file)
+		real, _, _ := resolveCatalog(p.file, sel.mdLimit)
 		sealed = hasSealedSuffix(p.file) || hasSealedSuffix(real)
 	}
 	var l *loaded
@@ -151,7 +163,7 @@ func (b *Broker) StatCatalogAt(key string, pin Pinned) (CatalogInfo, error) {
 				continue
 			}
 		}
-		real, fi, ferr := resolveCatalog(p.file)
+		real, fi, ferr := resolveCatalog(p.file, sel.mdLimit)
 		if ferr != nil {
 			return CatalogInfo{}, b.partErr(sel, i, ferr)
 		}
@@ -212,7 +224,7 @@ func (b *Broker) loadPart(sel *selection, i int, pin Pinned, compile bool) (*loa
 				if !hasMDSuffix(p.file) && !sealed {
 					return nil, b.partErr(sel, i, &fileErr{CodeNotMarkdown, "file name does not end in .md or .sealed", nil})
 				}
-				limit := catalogLimit(p.file)
+				limit := catalogLimit(p.file, sel.mdLimit)
 				d, err := pin.ReadPinned(p.file, limit)
 				if err != nil {
 					return nil, b.pinErr(sel, i, err)
@@ -237,7 +249,7 @@ func (b *Broker) loadPart(sel *selection, i int, pin Pinned, compile bool) (*loa
 				break
 			}
 		}
-		real, _, ferr := resolveCatalog(p.file)
+		real, _, ferr := resolveCatalog(p.file, sel.mdLimit)
 		if ferr != nil {
 			return nil, b.partErr(sel, i, ferr)
 		}
@@ -257,7 +269,7 @@ func (b *Broker) loadPart(sel *selection, i int, pin Pinned, compile bool) (*loa
 			l.info = CatalogPart{Source: p.source, Path: meta.path, Sealed: true, ModTime: meta.modTime, Size: meta.size}
 			return l, nil
 		}
-		d, meta, ferr := readResolved(real, MaxFileSize)
+		d, meta, ferr := readResolved(real, catalogLimit(real, sel.mdLimit))
 		if ferr != nil {
 			return nil, b.partErr(sel, i, ferr)
 		}

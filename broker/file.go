@@ -55,10 +55,19 @@ func hasSealedSuffix(path string) bool {
 	return len(path) >= 7 && strings.EqualFold(path[len(path)-7:], ".sealed")
 }
 
-// catalogLimit is the size limit of a catalog file named real.
-func catalogLimit(real string) int64 {
+// MaxSealSourceSize is the largest Markdown catalog that privscan catalog
+// seal reads (ReadCatalogToSeal): 1 GiB, for catalogs of tens of millions
+// of values, which only a sealed catalog can serve to scans.
+const MaxSealSourceSize = 1 << 30
+
+// catalogLimit is the size limit of a catalog file named real; mdLimit is
+// a Markdown catalog's (0: MaxFileSize).
+func catalogLimit(real string, mdLimit int64) int64 {
 	if hasSealedSuffix(real) {
 		return MaxSealedSize
+	}
+	if mdLimit > 0 {
+		return mdLimit
 	}
 	return MaxFileSize
 }
@@ -66,7 +75,7 @@ func catalogLimit(real string) int64 {
 // resolveCatalog applies the file rules that need no open to a catalog
 // file: its resolved name must end in .md or .sealed, and its size is
 // checked against that kind's limit.
-func resolveCatalog(path string) (string, fs.FileInfo, *fileErr) {
+func resolveCatalog(path string, mdLimit int64) (string, fs.FileInfo, *fileErr) {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		return "", nil, lookupErr(err)
@@ -74,7 +83,7 @@ func resolveCatalog(path string) (string, fs.FileInfo, *fileErr) {
 	if !hasMDSuffix(real) && !hasSealedSuffix(real) {
 		return "", nil, &fileErr{CodeNotMarkdown, "file name does not end in .md or .sealed (after following symlinks)", nil}
 	}
-	return resolve(real, catalogLimit(real), false)
+	return resolve(real, catalogLimit(real, mdLimit), false)
 }
 
 // openSealed opens the resolved sealed catalog real under the file rules
@@ -172,6 +181,8 @@ func sizeName(limit int64) string {
 		return "1 MiB"
 	case MaxSealedSize:
 		return "2 GiB"
+	case MaxSealSourceSize:
+		return "1 GiB"
 	}
 	return strconv.FormatInt(limit, 10) + " bytes"
 }

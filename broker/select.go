@@ -131,6 +131,8 @@ type selection struct {
 	// sealKeyFile is the seal-key path of the map entry (or of the
 	// [catalogs] table), expanded; "" when the map names none.
 	sealKeyFile string
+	// mdLimit is the size limit of its Markdown files; 0: MaxFileSize.
+	mdLimit int64
 }
 
 // envFiles splits PRIVSCAN_CATALOG_FILE like PATH, dropping empty

@@ -106,7 +106,7 @@ func runSeal(env *Env, b *broker.Broker, key, keyFile, out string) error {
 			return fmt.Errorf("generating a seal key: %w", err)
 		}
 	}
-	c, info, err := b.ReadCatalog(key)
+	c, info, err := b.ReadCatalogToSeal(key)
 	if err != nil {
 		return err
 	}
