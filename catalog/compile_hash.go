@@ -493,12 +493,21 @@ func (t *table) getPacked(k uint64) (uint32, bool) {
 // packedLoad is the most a packed table is filled: 7/8.
 const packedLoadNum, packedLoadDen = 7, 8
 
+// maxPackedBits bounds the key bits a packed table gives to values: with
+// more rules and rule sets (values shared by many rules) the table is kept
+// unpacked, so that packed keys keep at least 54 bits.
+const maxPackedBits = 10
+
 // pack returns t as a packed table (t's keys are unique): its value in
-// each key's low bits, filled to at most 7/8. ok is false when two keys
-// of t agree in every bit the packed table keeps (about once in 2^50
-// tables of a million keys): then the caller seals with another salt.
+// each key's low bits, filled to at most 7/8; or t itself when its values
+// need more than maxPackedBits bits. ok is false when two keys of t agree
+// in every bit the packed table keeps (about once in 2^40 tables of a
+// million keys): then the caller seals with another salt.
 func (t *table) pack(nRules, nMulti int) (p table, ok bool) {
 	vb := uint8(max(bits.Len(uint(nRules+nMulti-1)), 1))
+	if vb > maxPackedBits {
+		return *t, true
+	}
 	n := max(t.count*packedLoadDen/packedLoadNum+1, 16)
 	p = table{keys: make([]uint64, n), vbits: vb, vmask: 1<<vb - 1, nRules: uint32(nRules)}
 	for i, k := range t.keys {

@@ -3,6 +3,9 @@ package catalog
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"math/bits"
+	"slices"
 	"testing"
 )
 
@@ -72,5 +75,46 @@ func TestTablePack(t *testing.T) {
 	c.insert(0x1001, 1, &multi)
 	if _, ok := c.pack(2, 0); ok {
 		t.Fatal("colliding keys were packed")
+	}
+}
+
+// TestSealManyRuleSets: a catalog whose values are shared by many rules
+// (more rule sets than a packed table's value bits hold) keeps its tables
+// unpacked, and still loads and finds.
+func TestSealManyRuleSets(t *testing.T) {
+	c := &Catalog{}
+	const n = 50
+	for i := range n {
+		r := Rule{ID: fmt.Sprintf("R%d", i), Category: "x", Severity: SeverityError}
+		for j := range n {
+			if j != i {
+				// Each pair of rules shares a value: n*(n-1)/2 rule sets.
+				r.Values = append(r.Values, NewValue(fmt.Sprintf("shared value %d %d", min(i, j), max(i, j))))
+			}
+		}
+		c.Rules = append(c.Rules, r)
+	}
+	md, err := Compile(c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bits.Len(uint(len(md.rules)+len(md.multi)-1)) <= maxPackedBits {
+		t.Fatalf("only %d rule sets: the test needs more than %d value bits", len(md.multi), maxPackedBits)
+	}
+	key := bytes.Repeat([]byte{3}, SealKeySize)
+	var buf bytes.Buffer
+	if err := Seal(&buf, c, key, nil); err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := LoadSealed(buf.Bytes(), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.lit.tab.vbits != 0 {
+		t.Fatal("the table was packed")
+	}
+	line := []byte("x shared value 3 17 y")
+	if got, want := m.Find(line, nil), md.Find(line, nil); len(want) == 0 || !slices.Equal(got, want) {
+		t.Fatalf("sealed %v, Markdown %v", got, want)
 	}
 }

@@ -213,7 +213,10 @@ func (m *Matcher) sealedTable(keys []uint64, vals []uint32, vbits uint8) (table,
 		}
 		return table{}, nil
 	}
-	if len(vals) != 0 || vbits == 0 || vbits > 31 {
+	if vbits == 0 {
+		return m.sealedPlainTable(keys, vals)
+	}
+	if len(vals) != 0 || vbits > maxPackedBits {
 		return table{}, sealedErr("hash table is not packed")
 	}
 	t := table{keys: keys, vbits: vbits, vmask: 1<<vbits - 1, nRules: uint32(len(m.rules))}
@@ -226,6 +229,32 @@ func (m *Matcher) sealedTable(keys []uint64, vals []uint32, vbits uint8) (table,
 		}
 		t.count++
 		if k&t.vmask >= limit {
+			return table{}, sealedErr("hash table names a rule that does not exist")
+		}
+	}
+	if !free {
+		return table{}, sealedErr("hash table has no free slot")
+	}
+	return t, nil
+}
+
+// sealedPlainTable checks an unpacked table (one with too many rule sets
+// to pack): keys and values of the same length, a free slot, every value
+// a rule or rule set that exists.
+func (m *Matcher) sealedPlainTable(keys []uint64, vals []uint32) (table, error) {
+	if len(keys) != len(vals) {
+		return table{}, sealedErr("hash table arrays differ in length")
+	}
+	t := table{keys: keys, vals: vals}
+	free := false
+	for i, k := range keys {
+		if k == 0 {
+			free = true
+			continue
+		}
+		t.count++
+		v := vals[i]
+		if v < multiFlag && int(v) >= len(m.rules) || v >= multiFlag && int(v-multiFlag) >= len(m.multi) {
 			return table{}, sealedErr("hash table names a rule that does not exist")
 		}
 	}
