@@ -54,7 +54,7 @@ func (b *Broker) readCatalog(key string, mdLimit int64) (*catalog.Catalog, Catal
 	var l *loaded
 	if !sealed {
 		var e *Error
-		if l, e = b.loadPart(sel, 0, nil, false); e != nil {
+		if l, e = b.loadPart(sel, 0, nil, false, false); e != nil {
 			return nil, CatalogInfo{}, e
 		}
 	}
@@ -189,7 +189,7 @@ func (b *Broker) loadAll(key string, pin Pinned, keep bool) ([]loaded, *selectio
 	ls := make([]loaded, len(sel.parts))
 	parts := make([]CatalogPart, len(sel.parts))
 	for i := range sel.parts {
-		l, e := b.loadPart(sel, i, pin, true)
+		l, e := b.loadPart(sel, i, pin, true, !keep)
 		if e != nil {
 			return nil, nil, CatalogInfo{}, e
 		}
@@ -204,8 +204,10 @@ func (b *Broker) loadAll(key string, pin Pinned, keep bool) ([]loaded, *selectio
 // loadPart reads part i of sel (from pin's commit when pin accepts it)
 // and parses it; with compile, it compiles it too. A sealed catalog is
 // loaded (checked, never parsed or compiled) whatever compile says, with
-// the selection's seal key.
-func (b *Broker) loadPart(sel *selection, i int, pin Pinned, compile bool) (*loaded, *Error) {
+// the selection's seal key. With cached, a Markdown catalog is taken from
+// the compiled-catalog cache (see cache.go) when it is there, unparsed
+// (the result has no Catalog), and put there when it is not.
+func (b *Broker) loadPart(sel *selection, i int, pin Pinned, compile, cached bool) (*loaded, *Error) {
 	p := sel.parts[i]
 	l := &loaded{}
 	var data []byte
@@ -276,6 +278,15 @@ func (b *Broker) loadPart(sel *selection, i int, pin Pinned, compile bool) (*loa
 		data = d
 		l.info = CatalogPart{Source: p.source, Path: meta.path, ModTime: meta.modTime, Size: meta.size}
 	}
+	var cache *compiledCache
+	if compile && cached {
+		if cache = b.compiledCache(); cache != nil {
+			if m := cache.load(data); m != nil {
+				l.m = m
+				return l, nil
+			}
+		}
+	}
 	c, err := catalog.Parse(data)
 	if err != nil {
 		return nil, b.catalogErr(sel, i, err)
@@ -283,6 +294,14 @@ func (b *Broker) loadPart(sel *selection, i int, pin Pinned, compile bool) (*loa
 	l.cat = c
 	if !compile {
 		return l, nil
+	}
+	if cache != nil && !hasRegex(c) {
+		if m, err := cache.store(data, c); err == nil {
+			l.m = m
+			return l, nil
+		}
+		// Not cached (a compile error among them): compiled below, which
+		// reports it as ever.
 	}
 	if len(data) >= gcBeforeCompile {
 		data = nil

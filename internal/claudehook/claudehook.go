@@ -128,7 +128,7 @@ func (h *hookRun) gate(ctx context.Context, what, dir string, req engine.Request
 	if err != nil {
 		return nil, err
 	}
-	req.Matcher = m
+	req.Matcher, req.CatalogKey = m, h.opts.CatalogKey
 	req.FailOn = h.opts.FailOn
 	req.Review = true
 	c := &collector{}

@@ -70,3 +70,12 @@ func fmtRules(r []string) string {
 	sort.Strings(r)
 	return fmt.Sprint(r)
 }
+
+// TestRedactorCatalogError: a catalog that cannot be opened is the
+// Redactor's error (a redactor has no target and reads no repository).
+func TestRedactorCatalogError(t *testing.T) {
+	e := New(Config{Getenv: func(string) string { return "" }})
+	if _, err := e.Redactor(Request{}); err == nil {
+		t.Fatal("Redactor without any catalog: no error")
+	}
+}

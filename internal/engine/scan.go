@@ -286,10 +286,10 @@ func firstOf(s ...string) string {
 // so a redacted text has nothing left that Scan would report.
 func (e *Engine) Redactor(req Request) (*scanner.Redactor, error) {
 	m := req.Matcher
-	var catErr error
 	if m == nil {
-		if m, _, catErr = e.Catalog(req.CatalogKey); catErr != nil && !req.Target.needsRepo() {
-			return nil, catErr
+		var err error
+		if m, _, err = e.Catalog(req.CatalogKey); err != nil {
+			return nil, err
 		}
 	}
 	cfg, _, err := RepoFiles("", req.ConfigPath)

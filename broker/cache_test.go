@@ -1,0 +1,183 @@
+package broker
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/privscan/privscan/catalog"
+)
+
+// cacheEntries lists the cache's entries (not its key).
+func cacheEntries(t *testing.T, f *fixture) []string {
+	t.Helper()
+	got, _ := filepath.Glob(filepath.Join(f.home, ".cache", "privscan", "compiled", "*"+cacheSuffix))
+	return got
+}
+
+// TestCompiledCache: a Markdown catalog compiled once is mapped from the
+// cache by the next process (same matches, same fingerprint key), a
+// changed catalog is a new entry, a damaged entry is replaced, and no
+// file of the cache holds a value.
+func TestCompiledCache(t *testing.T) {
+	const value = "Quibblewort Fennimore"
+	f := newFixture(t)
+	path := filepath.Join(f.dir, "catalog.md")
+	md := "## PER-001\n- category: person\n- match: identifier\n\n```values\n" + value + "\nvault-9.cachezone.internal\n```\n"
+	write(t, path, md)
+	f.writeMap(t, "[catalogs]\ndefault = \"catalog.md\"\n")
+	open := func(env map[string]string) *catalog.Matcher {
+		t.Helper()
+		b, _ := Open(Options{Getenv: func(k string) string {
+			if v, ok := env[k]; ok {
+				return v
+			}
+			return f.env[k]
+		}})
+		m, _, err := b.OpenCatalog("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	texts := []string{"x " + value + " y", "QuibblewortFennimore", "quibblewort_fennimore", "ssh vault-9.cachezone.internal", "nothing here"}
+	finds := func(m *catalog.Matcher) [][]catalog.Match {
+		var out [][]catalog.Match
+		for _, s := range texts {
+			out = append(out, m.Find([]byte(s), nil))
+		}
+		return out
+	}
+	plain := open(map[string]string{"PRIVSCAN_CATALOG_CACHE": "off"})
+	if n := len(cacheEntries(t, f)); n != 0 {
+		t.Fatalf("cache off: %d entries", n)
+	}
+	first := open(nil) // compiles, stores
+	entries := cacheEntries(t, f)
+	if len(entries) != 1 {
+		t.Fatalf("%d entries after the first open, want 1", len(entries))
+	}
+	second := open(nil) // maps
+	for _, m := range []*catalog.Matcher{first, second} {
+		if !slices.EqualFunc(finds(plain), finds(m), func(a, b []catalog.Match) bool { return slices.Equal(a, b) }) || m.FingerprintKey() != plain.FingerprintKey() {
+			t.Fatalf("cached matcher differs from the compiled one: %v vs %v", finds(m), finds(plain))
+		}
+	}
+	dir := filepath.Dir(entries[0])
+	if fi, _ := os.Stat(dir); fi.Mode().Perm() != 0o700 {
+		t.Errorf("cache folder mode %v", fi.Mode().Perm())
+	}
+	if fi, _ := os.Stat(filepath.Join(dir, cacheKeyFile)); fi == nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("cache key missing or not 0600")
+	}
+
+	// The entry is what the next process uses: replaced by the entry of
+	// another catalog (sealed under the same key), it is what matches.
+	key, _ := os.ReadFile(filepath.Join(dir, cacheKeyFile))
+	other, err := catalog.Parse([]byte(catalogFor("Otherly Person")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := catalog.Seal(&buf, other, key, nil); err != nil {
+		t.Fatal(err)
+	}
+	write(t, entries[0], buf.String())
+	if m := open(nil); len(m.Find([]byte("Otherly Person"), nil)) != 1 || len(m.Find([]byte(value), nil)) != 0 {
+		t.Fatal("the cache entry was not used")
+	}
+
+	// A damaged entry is removed and the catalog compiled (and stored)
+	// again.
+	write(t, entries[0], "not a sealed catalog")
+	if m := open(nil); !slices.EqualFunc(finds(plain), finds(m), func(a, b []catalog.Match) bool { return slices.Equal(a, b) }) {
+		t.Fatal("a damaged entry changed the matches")
+	}
+	if got := cacheEntries(t, f); len(got) != 1 || got[0] != entries[0] {
+		t.Fatalf("entries after a damaged one: %v", got)
+	}
+
+	// A changed catalog is a new entry.
+	write(t, path, md+"\n## HOST\n- category: internal-host\n\n```values\nother.cachezone.internal\n```\n")
+	if m := open(nil); len(m.Find([]byte("other.cachezone.internal"), nil)) != 1 {
+		t.Fatal("the changed catalog's new rule does not match")
+	}
+	if n := len(cacheEntries(t, f)); n != 2 {
+		t.Fatalf("%d entries after a change, want 2", n)
+	}
+
+	// No file of the cache holds a value, in any case.
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	for _, p := range files {
+		data, _ := os.ReadFile(p)
+		for _, v := range []string{value, "Quibblewort", "Fennimore", "cachezone", "vault-9"} {
+			for _, s := range []string{v, strings.ToLower(v), strings.ToUpper(v)} {
+				if bytes.Contains(data, []byte(s)) {
+					t.Fatalf("%s holds a catalog value", filepath.Base(p))
+				}
+			}
+		}
+	}
+}
+
+// TestCompiledCacheRegex: a catalog with a regex rule cannot be sealed;
+// it is compiled every time and leaves no entry.
+func TestCompiledCacheRegex(t *testing.T) {
+	f := newFixture(t)
+	write(t, filepath.Join(f.dir, "catalog.md"), "## ACCT\n- category: account\n- match: regex\n\n```values\nACCT-[0-9]{6}\n```\n")
+	f.writeMap(t, "[catalogs]\ndefault = \"catalog.md\"\n")
+	b, _ := Open(Options{Getenv: f.getenv})
+	for range 2 {
+		m, _, err := b.OpenCatalog("")
+		if err != nil || len(m.Find([]byte("id ACCT-123456"), nil)) != 1 {
+			t.Fatalf("regex catalog: %v", err)
+		}
+	}
+	if n := len(cacheEntries(t, f)); n != 0 {
+		t.Fatalf("%d entries for a regex catalog", n)
+	}
+}
+
+// BenchmarkOpenCatalog10k: what a new process pays to get a 10k-value
+// catalog, compiled from Markdown or mapped from the compiled-catalog
+// cache.
+func BenchmarkOpenCatalog10k(b *testing.B) {
+	var md strings.Builder
+	md.WriteString("## PER-001\n- category: person\n\n```values\n")
+	x := uint64(1)
+	word := func() string {
+		var w []byte
+		for range 4 + x%6 {
+			x = x*6364136223846793005 + 1442695040888963407
+			w = append(w, byte('a'+(x>>33)%26))
+		}
+		return string(w)
+	}
+	for range 10000 {
+		md.WriteString(word() + " " + word() + "\n")
+	}
+	md.WriteString("```\n")
+	for _, mode := range []string{"off", "on"} {
+		b.Run("cache="+mode, func(b *testing.B) {
+			home := b.TempDir()
+			path := filepath.Join(home, "catalog.md")
+			if err := os.WriteFile(path, []byte(md.String()), 0o600); err != nil {
+				b.Fatal(err)
+			}
+			env := map[string]string{"HOME": home, "PRIVSCAN_CATALOG_FILE": path, "PRIVSCAN_CATALOG_CACHE": mode}
+			br, _ := Open(Options{Getenv: func(k string) string { return env[k] }})
+			if _, _, err := br.OpenCatalog(""); err != nil { // fills the cache
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for b.Loop() {
+				if _, _, err := br.OpenCatalog(""); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
