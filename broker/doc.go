@@ -45,14 +45,20 @@
 //
 //   - symlinks are resolved with [filepath.EvalSymlinks], and the resolved
 //     name must end in ".md", compared ASCII case-insensitively (".md",
-//     ".MD"); ".markdown" and anything else is not_markdown;
+//     ".MD"), or, for catalogs only, ".sealed" (a sealed catalog, made by
+//     privscan catalog seal); ".markdown" and anything else is
+//     not_markdown;
 //   - the resolved path is checked with lstat, then opened with
 //     O_RDONLY|O_NONBLOCK|O_NOFOLLOW, so a FIFO never blocks and a symlink
 //     swapped in after resolution is refused, and the opened descriptor is
 //     checked again with fstat: anything but a regular file (directory,
 //     FIFO, device, socket) is not_regular_file;
 //   - a file over 64 MiB ([MaxFileSize]) is too_large; at most MaxFileSize+1
-//     bytes are read, so a file that grows after fstat is refused too;
+//     bytes are read, so a file that grows after fstat is refused too. A
+//     sealed catalog may be up to 2 GiB ([MaxSealedSize]): it is mapped
+//     and checked (catalog.OpenSealed), never parsed or compiled, with the
+//     seal key of the entry's seal-key file, else PRIVSCAN_SEAL_KEY
+//     (seal_key_missing without one, seal_key_wrong with another);
 //   - a missing file, a dangling symlink, a path through a non-directory, an
 //     unreadable file (permission denied) and a symlink loop are all
 //     file_missing, each with its own message.
@@ -65,7 +71,7 @@
 //
 // Every error returned is an [*Error] with one of the codes config_missing,
 // config_invalid, unknown_key, file_missing, not_markdown, not_regular_file,
-// too_large and catalog_invalid, matched by errors.Is against the ErrXxx
+// too_large, catalog_invalid, seal_key_missing and seal_key_wrong, matched by errors.Is against the ErrXxx
 // sentinels. Messages are lowercase and may name the key the caller gave
 // (quoted with %q and truncated) and the key map's path; they never contain
 // file content, catalog values, map values or other keys of the map. For

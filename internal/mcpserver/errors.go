@@ -15,7 +15,8 @@ import (
 
 // Error codes of tool results, in addition to the broker's (docs/keymap.md):
 // config_missing, config_invalid, unknown_key, file_missing, not_markdown,
-// not_regular_file, too_large and catalog_invalid.
+// not_regular_file, too_large, catalog_invalid, seal_key_missing and
+// seal_key_wrong.
 const (
 	CodeRepoNotFound    = "repo_not_found"    // repo is not (inside) a git repository
 	CodeRevNotFound     = "rev_not_found"     // base or head does not name a commit
