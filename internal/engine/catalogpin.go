@@ -97,6 +97,23 @@ func (e *Engine) pinnedCatalog(repo *gitsrc.Repo, key, base string) (m *catalog.
 	return m, pin.files(), nil
 }
 
+// catalogRev is the commit that tracked catalog files are read from when
+// two commits are compared (base != ""): the base, or the revision
+// policyFrom names; "" (the file system) for the working tree, HEAD and
+// the defaults, which judge uncommitted work.
+func catalogRev(policyFrom, base string) string {
+	if base == "" {
+		return ""
+	}
+	switch policyFrom {
+	case "":
+		return base
+	case PolicyWorktree, PolicyHEAD, PolicyDefaults:
+		return ""
+	}
+	return policyFrom
+}
+
 // catalogChanged reports whether any of the catalog files (repository
 // paths) differs between commits base and head.
 func catalogChanged(repo *gitsrc.Repo, base, head string, files []string) bool {

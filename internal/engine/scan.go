@@ -69,8 +69,8 @@ func (e *Engine) Scan(ctx context.Context, req Request, h finding.Handler) (*Res
 	// trusted side, so a change cannot swap or empty the catalog that
 	// judges it (its error, if any, is the one reported).
 	var catalogFiles []string
-	if base != "" && repo != nil {
-		pm, files, err := e.pinnedCatalog(repo, req.CatalogKey, base)
+	if pinRev := catalogRev(req.PolicyFrom, base); pinRev != "" && repo != nil {
+		pm, files, err := e.pinnedCatalog(repo, req.CatalogKey, pinRev)
 		if err != nil {
 			return nil, err
 		}
