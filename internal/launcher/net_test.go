@@ -1,0 +1,86 @@
+package launcher
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestNetRecords: the launcher keeps the PostToolUse net's record for a
+// Bash command it answers alone (root and HEAD under the tool_use_id),
+// and after a command that did not move HEAD, or that has no record, it
+// removes the record and does not start privscan; after one that moved
+// HEAD, privscan runs (and reads the record).
+func TestNetRecords(t *testing.T) {
+	skipUnlessPOSIX(t)
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	e := newEnv(t)
+	marker := filepath.Join(e.dir, "privscan-ran")
+	writeFile(t, filepath.Join(e.data, "bin", "privscan-"+version), standIn(marker, "stand-in"), 0o755)
+	repo := filepath.Join(e.dir, "repo")
+	git := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", repo}, args...)...)
+		cmd.Env = append(e.vars, "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.com",
+			"GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@example.com")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	git("init", "-q")
+	git("commit", "-q", "--allow-empty", "-m", "init")
+	root := git("rev-parse", "--show-toplevel")
+	records := filepath.Join(e.dir, "state", "privscan", "tool-use")
+	hook := func(verb, id string) {
+		t.Helper()
+		cmd := e.command("hook", verb)
+		event := map[string]string{"claude-pre-tool-use": "PreToolUse", "claude-post-tool-use": "PostToolUse"}[verb]
+		cmd.Stdin = strings.NewReader(`{"session_id":"s","cwd":"` + repo + `","hook_event_name":"` + event +
+			`","tool_name":"Bash","tool_input":{"command":"sh ship.sh","description":"Run it"},"tool_use_id":"` + id + `"}`)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s %s: %v\n%s", verb, id, err, out)
+		}
+	}
+	ran := func() bool {
+		_, err := os.Stat(marker)
+		os.Remove(marker)
+		return err == nil
+	}
+
+	hook("claude-pre-tool-use", "toolu_1")
+	rec, err := os.ReadFile(filepath.Join(records, "toolu_1"))
+	if err != nil || string(rec) != root+"\n"+git("rev-parse", "HEAD")+"\n" {
+		t.Fatalf("record %q, %v", rec, err)
+	}
+	if ran() {
+		t.Fatal("PreToolUse of a command that gates nothing started privscan")
+	}
+	hook("claude-post-tool-use", "toolu_1")
+	if ran() {
+		t.Fatal("PostToolUse after a command that did not move HEAD started privscan")
+	}
+	if _, err := os.Stat(filepath.Join(records, "toolu_1")); !os.IsNotExist(err) {
+		t.Fatalf("the record was kept: %v", err)
+	}
+
+	hook("claude-post-tool-use", "toolu_none")
+	if ran() {
+		t.Fatal("PostToolUse without a record started privscan")
+	}
+
+	hook("claude-pre-tool-use", "toolu_2")
+	git("commit", "-q", "--allow-empty", "-m", "by a script")
+	hook("claude-post-tool-use", "toolu_2")
+	if !ran() {
+		t.Fatal("PostToolUse after a command that committed did not start privscan")
+	}
+}
