@@ -26,7 +26,7 @@ func report(w io.Writer, found []blocked) error {
 		what, total, plural(total), found[0].level, scope)
 	for _, b := range found {
 		if len(found) > 1 {
-			fmt.Fprintf(w, "in %s:\n", b.dir)
+			fmt.Fprintf(w, "in %s:\n", oneLine(b.dir))
 		}
 		for i := range b.findings {
 			f := &b.findings[i]
