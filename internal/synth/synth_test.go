@@ -3,6 +3,7 @@ package synth
 import (
 	"bytes"
 	"slices"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -68,5 +69,35 @@ func TestTextPlantsValues(t *testing.T) {
 	}
 	if bytes.Contains(Text(5, 64<<10, nil), []byte("Plant Alpha")) {
 		t.Fatal("text without plants contains a plant")
+	}
+}
+
+func TestUniqueValues(t *testing.T) {
+	const n = 20000
+	_, counts := UniqueRules(n)
+	total := 0
+	for _, c := range counts {
+		total += c
+	}
+	if total != n {
+		t.Fatalf("rule counts add up to %d, want %d", total, n)
+	}
+	seen := map[string]bool{}
+	for i := range n {
+		v := UniqueValue(3, n, i)
+		if v != UniqueValue(3, n, i) {
+			t.Fatal("not deterministic")
+		}
+		k := strings.ToLower(v)
+		if seen[k] {
+			t.Fatalf("value %d repeats an earlier one (case folded)", i)
+		}
+		seen[k] = true
+	}
+	if UniqueValue(3, n, 5) == UniqueValue(4, n, 5) {
+		t.Error("different seeds gave the same value")
+	}
+	if uniqueTag(0, 10_000_000) != "aaaaa" || uniqueTag(27, 100) != "aabb" {
+		t.Errorf("tags %q %q", uniqueTag(0, 10_000_000), uniqueTag(27, 100))
 	}
 }

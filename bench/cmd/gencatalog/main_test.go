@@ -53,3 +53,36 @@ func TestRunFlags(t *testing.T) {
 		t.Errorf("err %v, %d bytes", err, out.Len())
 	}
 }
+
+func TestWriteUnique(t *testing.T) {
+	for _, literal := range []bool{false, true} {
+		var a, b bytes.Buffer
+		if err := writeUnique(&a, 5, 3000, literal); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeUnique(&b, 5, 3000, literal); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a.Bytes(), b.Bytes()) {
+			t.Fatal("not deterministic")
+		}
+		c, err := catalog.Parse(a.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		lits, regex := 0, 0
+		for _, r := range c.Rules {
+			if r.Match == catalog.MatchRegex {
+				regex += len(r.Values)
+			} else {
+				lits += len(r.Values)
+			}
+		}
+		if want := map[bool]int{false: 3, true: 0}[literal]; lits != 3000 || regex != want {
+			t.Errorf("literal=%v: %d literal values and %d patterns, want 3000 and %d", literal, lits, regex, want)
+		}
+		if _, err := catalog.Compile(c, nil); err != nil {
+			t.Errorf("compile: %v", err)
+		}
+	}
+}

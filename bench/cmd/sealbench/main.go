@@ -17,7 +17,7 @@
 // Usage:
 //
 //	gencatalog -literal -n 1000000 -o c1m.md
-//	sealbench -f c1m.md [-runs 5] [-text-mb 16] [-o FILE.sealed -key-file F]
+//	sealbench -f c1m.md [-unique] [-runs 5] [-text-mb 16] [-o FILE.sealed -key-file F]
 package main
 
 import (
@@ -79,6 +79,7 @@ func run(args []string, stdout io.Writer) error {
 	runs := fs.Int("runs", 5, "runs per figure (medians)")
 	textMB := fs.Int("text-mb", 16, "MiB of text for the scan figure")
 	seed := fs.Int64("seed", 1, "the catalog's synth seed: values of it are planted in the text")
+	unique := fs.Bool("unique", false, "the catalog is gencatalog -unique: plant synth.UniqueValue values")
 	out := fs.String("o", "", "keep the sealed catalog in this file (default: a temporary file)")
 	keyFile := fs.String("key-file", "", "with -o: write the seal key to this new file")
 	if err := fs.Parse(args); err != nil {
@@ -184,10 +185,16 @@ func run(args []string, stdout io.Writer) error {
 		}
 		compileS = append(compileS, s)
 	}
-	vals := synth.Values(*seed, n)
 	var plant []string
-	for i := 0; i < len(vals); i += max(len(vals)/2000, 1) {
-		plant = append(plant, vals[i])
+	if *unique {
+		for i := 0; i < n; i += max(n/2000, 1) {
+			plant = append(plant, synth.UniqueValue(*seed, n, i))
+		}
+	} else {
+		vals := synth.Values(*seed, n)
+		for i := 0; i < len(vals); i += max(len(vals)/2000, 1) {
+			plant = append(plant, vals[i])
+		}
 	}
 	text := synth.Text(2, *textMB<<20, plant)
 	lines := slices.Collect(bytes.Lines(text))
