@@ -26,7 +26,8 @@ import (
 // first use (file "key", 0600). An entry is named by an HMAC of the
 // catalog's bytes under that key, so a changed catalog is a new entry and
 // a name reveals nothing without the key. Like any sealed catalog, an
-// entry holds keyed hashes and no value; the key and an entry together
+// entry holds keyed hashes and no value, and the patterns of regex rules
+// encrypted (catalog.SealOptions.Regex); the key and an entry together
 // allow what the Markdown catalog beside them allows already. Entries
 // unused for cacheMaxAge are removed when a new one is written.
 // PRIVSCAN_CATALOG_CACHE=off turns the cache off.
@@ -144,7 +145,8 @@ func (c *compiledCache) load(data []byte) *catalog.Matcher {
 func (c *compiledCache) store(data []byte, cat *catalog.Catalog) (*catalog.Matcher, error) {
 	path := c.entry(data)
 	var buf bytes.Buffer
-	if err := catalog.Seal(&buf, cat, c.key, nil); err != nil {
+	// Regex rules too: their patterns are encrypted under the cache key.
+	if err := catalog.Seal(&buf, cat, c.key, &catalog.SealOptions{Regex: true}); err != nil {
 		return nil, err
 	}
 	tmp, err := os.CreateTemp(c.dir, ".entry-*")
@@ -184,15 +186,4 @@ func (c *compiledCache) prune(keep string) {
 			os.Remove(p)
 		}
 	}
-}
-
-// hasRegex reports whether c has a regex rule (a sealed catalog cannot
-// hold one, so such a catalog is compiled every time).
-func hasRegex(c *catalog.Catalog) bool {
-	for i := range c.Rules {
-		if c.Rules[i].Match == catalog.MatchRegex {
-			return true
-		}
-	}
-	return false
 }

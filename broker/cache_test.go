@@ -123,21 +123,59 @@ func TestCompiledCache(t *testing.T) {
 	}
 }
 
-// TestCompiledCacheRegex: a catalog with a regex rule cannot be sealed;
-// it is compiled every time and leaves no entry.
+// TestCompiledCacheRegex: a catalog with regex rules is cached too, with
+// its patterns encrypted: the next process finds the same matches from the
+// entry, and no cache file holds a pattern or a value.
 func TestCompiledCacheRegex(t *testing.T) {
+	const pattern, literal = "ACCT-[0-9]{6}", "Zorbulon Pettigrew"
 	f := newFixture(t)
-	write(t, filepath.Join(f.dir, "catalog.md"), "## ACCT\n- category: account\n- match: regex\n\n```values\nACCT-[0-9]{6}\n```\n")
+	write(t, filepath.Join(f.dir, "catalog.md"), "## PER\n- category: person\n\n```values\n"+literal+
+		"\n```\n\n## ACCT\n- category: account\n- match: regex\n\n```values\n"+pattern+"\n```\n\n## TKT\n- category: ticket\n- match: regex\n- case: sensitive\n\n```values\nTKT-[0-9]{4}\n```\n")
 	f.writeMap(t, "[catalogs]\ndefault = \"catalog.md\"\n")
-	b, _ := Open(Options{Getenv: f.getenv})
-	for range 2 {
+	texts := []string{"id ACCT-123456 for " + literal, "acct-654321 TKT-1234 tkt-1234", "ACCT-1234567", "nothing"}
+	var want [][]catalog.Match
+	for run := range 3 {
+		env := f.getenv
+		if run == 0 {
+			env = func(k string) string {
+				if k == "PRIVSCAN_CATALOG_CACHE" {
+					return "off"
+				}
+				return f.getenv(k)
+			}
+		}
+		b, _ := Open(Options{Getenv: env})
 		m, _, err := b.OpenCatalog("")
-		if err != nil || len(m.Find([]byte("id ACCT-123456"), nil)) != 1 {
-			t.Fatalf("regex catalog: %v", err)
+		if err != nil {
+			t.Fatalf("run %d: %v", run, err)
+		}
+		var got [][]catalog.Match
+		for _, s := range texts {
+			got = append(got, m.Find([]byte(s), nil))
+		}
+		if run == 0 {
+			want = got
+			if n := len(got[0]) + len(got[1]); n != 4 {
+				t.Fatalf("compiled: %d matches, want 4: %v", n, got)
+			}
+			continue
+		}
+		if !slices.EqualFunc(got, want, slices.Equal) {
+			t.Fatalf("run %d (cache): %v, want %v", run, got, want)
 		}
 	}
-	if n := len(cacheEntries(t, f)); n != 0 {
-		t.Fatalf("%d entries for a regex catalog", n)
+	entries := cacheEntries(t, f)
+	if len(entries) != 1 {
+		t.Fatalf("%d entries for a regex catalog, want 1", len(entries))
+	}
+	data, err := os.ReadFile(entries[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{pattern, "ACCT-", "TKT-[0-9]", "[0-9]{", literal, "Zorbulon"} {
+		if bytes.Contains(data, []byte(s)) {
+			t.Fatalf("cache entry holds %q", s)
+		}
 	}
 }
 

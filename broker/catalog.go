@@ -295,7 +295,7 @@ func (b *Broker) loadPart(sel *selection, i int, pin Pinned, compile, cached boo
 	if !compile {
 		return l, nil
 	}
-	if cache != nil && !hasRegex(c) {
+	if cache != nil {
 		if m, err := cache.store(data, c); err == nil {
 			l.m = m
 			return l, nil

@@ -157,6 +157,8 @@ type Sealed struct {
 	Version int
 	Size    int64
 	Rules   []SealedRule
+
+	regex []byte // encrypted regex patterns, until LoadSealed compiles them
 }
 
 // Counts returns the number of rules and values, in total, per category
@@ -173,13 +175,19 @@ func (s *Sealed) Counts() Counts {
 
 // SealOptions tunes Seal. A nil *SealOptions means the defaults.
 type SealOptions struct {
-	// Rand is the source of the salt and nonce; nil: crypto/rand.
+	// Rand is the source of the salt and nonces; nil: crypto/rand.
 	Rand io.Reader
+	// Regex seals regex rules too instead of refusing them: their patterns
+	// are kept encrypted under the seal key (AES-256-GCM) and compiled when
+	// the file is loaded. The compiled-catalog cache, whose key stays
+	// beside it, uses it; "privscan catalog seal" does not, so a sealed file
+	// meant to travel holds no pattern at all.
+	Regex bool
 }
 
 // sealKeys are the keys of one sealed file.
 type sealKeys struct {
-	hash, check, mac, aead [32]byte
+	hash, check, mac, aead, regex [32]byte
 }
 
 func deriveSealKeys(sealKey, salt []byte) sealKeys {
@@ -190,7 +198,8 @@ func deriveSealKeys(sealKey, salt []byte) sealKeys {
 		h.Sum(out[:0])
 		return out
 	}
-	return sealKeys{hash: one("hash-key"), check: one("key-check"), mac: one("mac"), aead: one("fingerprint-key")}
+	return sealKeys{hash: one("hash-key"), check: one("key-check"), mac: one("mac"), aead: one("fingerprint-key"),
+		regex: one("regex-rules")}
 }
 
 // littleEndian reports whether the host stores integers little-endian, so
@@ -199,7 +208,8 @@ var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
 // Seal compiles the literal and identifier rules of c and writes them to w
 // as a sealed catalog keyed by sealKey (SealKeySize random bytes). A regex
-// rule is a *SealRegexError naming it; c must have at least one rule.
+// rule is a *SealRegexError naming it, unless opts.Regex; c must have at
+// least one rule.
 // Compile errors are returned as Compile returns them (value-free). The
 // fingerprint key of the sealed catalog is c's, so its findings have the
 // fingerprints of c's.
@@ -210,9 +220,13 @@ func Seal(w io.Writer, c *Catalog, sealKey []byte, opts *SealOptions) error {
 	if c == nil || len(c.Rules) == 0 {
 		return errors.New("seal: the catalog has no rule")
 	}
+	hasRegex := false
 	for i := range c.Rules {
 		if c.Rules[i].Match == MatchRegex {
-			return &SealRegexError{ID: c.Rules[i].ID}
+			if opts == nil || !opts.Regex {
+				return &SealRegexError{ID: c.Rules[i].ID}
+			}
+			hasRegex = true
 		}
 	}
 	rnd := io.Reader(rand.Reader)
@@ -250,7 +264,47 @@ func Seal(w io.Writer, c *Catalog, sealKey []byte, opts *SealOptions) error {
 		counts[i] = len(c.Rules[i].Values)
 		noBoundary[i] = c.Rules[i].NoBoundary
 	}
-	return writeSealed(w, m, counts, noBoundary, &keys, salt, nonce)
+	var regex []byte
+	if hasRegex {
+		var err error
+		if regex, err = sealRegexRules(c, &keys, salt, rnd); err != nil {
+			return err
+		}
+	}
+	return writeSealed(w, m, counts, noBoundary, regex, &keys, salt, nonce)
+}
+
+// sealRegexRules encrypts the patterns of c's regex rules (SealOptions.Regex):
+// a random nonce, then AES-256-GCM under the file's regex key of, for each
+// regex rule in order, its index and its values (u32 each, then u32-length
+// strings), authenticated with the file's salt.
+func sealRegexRules(c *Catalog, keys *sealKeys, salt [sealSaltSize]byte, rnd io.Reader) ([]byte, error) {
+	var plain []byte
+	u32 := func(v int) { plain = binary.LittleEndian.AppendUint32(plain, uint32(v)) }
+	for i := range c.Rules {
+		r := &c.Rules[i]
+		if r.Match != MatchRegex {
+			continue
+		}
+		u32(i)
+		u32(len(r.Values))
+		for _, v := range r.Values {
+			p := v.reveal()
+			u32(len(p))
+			plain = append(plain, p...)
+		}
+	}
+	aead, err := newGCM(keys.regex[:])
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 12, 12+len(plain)+aead.Overhead())
+	if _, err := io.ReadFull(rnd, out); err != nil {
+		return nil, fmt.Errorf("seal: random nonce: %w", err)
+	}
+	out = aead.Seal(out, out[:12], plain, salt[:])
+	clear(plain)
+	return out, nil
 }
 
 // packTables packs m's hash tables (table.pack); false on a collision.
@@ -301,8 +355,10 @@ func sealArraysOf(m *Matcher) (u64 [sealArrays][]uint64, u32 [sealArrays][]uint3
 	return u64, u32
 }
 
-// sealMeta encodes the rules and the matcher's scalars.
-func sealMeta(m *Matcher, counts []int, noBoundary []bool) []byte {
+// sealMeta encodes the rules and the matcher's scalars, then, when the
+// catalog has regex rules, their encrypted patterns (sealRegexRules) after
+// a u32 length.
+func sealMeta(m *Matcher, counts []int, noBoundary []bool, regex []byte) []byte {
 	var b []byte
 	u32 := func(v uint32) { b = binary.LittleEndian.AppendUint32(b, v) }
 	str := func(s string) { u32(uint32(len(s))); b = append(b, s...) }
@@ -345,9 +401,15 @@ func sealMeta(m *Matcher, counts []int, noBoundary []bool) []byte {
 	u32(uint32(m.id.maxLen))
 	u32(uint32(subMax))
 	u32(uint32(m.pre.shift))
-	b = append(b, m.sepTab[:128]...)
+	for _, f := range m.sepTab[:128] {
+		b = append(b, f&sepFirst) // without the regex anchor bits, set again at load
+	}
 	for _, t := range m.tables() {
 		b = append(b, t.vbits)
+	}
+	if len(regex) > 0 {
+		u32(uint32(len(regex)))
+		b = append(b, regex...)
 	}
 	return b
 }
@@ -355,8 +417,8 @@ func sealMeta(m *Matcher, counts []int, noBoundary []bool) []byte {
 func alignUp(n uint64) uint64 { return (n + sealAlign - 1) &^ (sealAlign - 1) }
 
 // writeSealed writes m as a sealed file.
-func writeSealed(w io.Writer, m *Matcher, counts []int, noBoundary []bool, keys *sealKeys, salt [sealSaltSize]byte, nonce [12]byte) error {
-	meta := sealMeta(m, counts, noBoundary)
+func writeSealed(w io.Writer, m *Matcher, counts []int, noBoundary []bool, regex []byte, keys *sealKeys, salt [sealSaltSize]byte, nonce [12]byte) error {
+	meta := sealMeta(m, counts, noBoundary, regex)
 	u64, u32 := sealArraysOf(m)
 	metaOff := uint64(sealHeaderSize)
 	dirOff := alignUp(metaOff + uint64(len(meta)))
@@ -423,8 +485,10 @@ func writeSealed(w io.Writer, m *Matcher, counts []int, noBoundary []bool, keys 
 	return nil
 }
 
-func newSealAEAD(keys *sealKeys) (cipher.AEAD, error) {
-	block, err := aes.NewCipher(keys.aead[:])
+func newSealAEAD(keys *sealKeys) (cipher.AEAD, error) { return newGCM(keys.aead[:]) }
+
+func newGCM(key []byte) (cipher.AEAD, error) {
+	block, err := aes.NewCipher(key)
 	if err != nil {
 		return nil, fmt.Errorf("seal: %w", err)
 	}

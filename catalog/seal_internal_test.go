@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -116,5 +117,100 @@ func TestSealManyRuleSets(t *testing.T) {
 	line := []byte("x shared value 3 17 y")
 	if got, want := m.Find(line, nil), md.Find(line, nil); len(want) == 0 || !slices.Equal(got, want) {
 		t.Fatalf("sealed %v, Markdown %v", got, want)
+	}
+}
+
+// TestOpenRegexRulesRejects: the encrypted regex table of a file sealed
+// with SealOptions.Regex is checked after decryption: a damaged blob, a
+// rule that is not a regex rule, a rule twice or missing, an empty rule,
+// trailing bytes and a pattern that does not compile are all
+// ErrSealedInvalid, never a panic.
+func TestOpenRegexRulesRejects(t *testing.T) {
+	c := &Catalog{Rules: []Rule{
+		{ID: "LIT", Category: "x", Severity: SeverityError, Values: []Value{NewValue("Jane Doe")}},
+		{ID: "RX", Category: "y", Severity: SeverityError, Match: MatchRegex, Values: []Value{NewValue(`EMP-\d{6}`)}},
+		{ID: "RY", Category: "y", Severity: SeverityError, Match: MatchRegex, CaseSensitive: true, Values: []Value{NewValue(`TKT-\d{4}`)}},
+	}}
+	key := bytes.Repeat([]byte{3}, SealKeySize)
+	var buf bytes.Buffer
+	if err := Seal(&buf, c, key, &SealOptions{Regex: true}); err != nil {
+		t.Fatal(err)
+	}
+	data := buf.Bytes()
+	salt := data[sealHdrSalt : sealHdrSalt+sealSaltSize]
+	keys := deriveSealKeys(key, salt)
+	type entry struct {
+		rule int
+		pats []string
+	}
+	plainOf := func(es ...entry) []byte {
+		var plain []byte
+		for _, e := range es {
+			plain = binary.LittleEndian.AppendUint32(plain, uint32(e.rule))
+			plain = binary.LittleEndian.AppendUint32(plain, uint32(len(e.pats)))
+			for _, p := range e.pats {
+				plain = binary.LittleEndian.AppendUint32(plain, uint32(len(p)))
+				plain = append(plain, p...)
+			}
+		}
+		return plain
+	}
+	enc := func(plain []byte) []byte {
+		aead, err := newGCM(keys.regex[:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return aead.Seal(make([]byte, 12), make([]byte, 12), plain, salt)
+	}
+	blob := func(es ...entry) []byte { return enc(plainOf(es...)) }
+	good := blob(entry{1, []string{`EMP-\d{6}`}}, entry{2, []string{`TKT-\d{4}`}})
+	flipped := slices.Clone(good)
+	flipped[20] ^= 1
+	for _, tc := range []struct {
+		name string
+		blob []byte
+		ok   bool
+	}{
+		{"good", good, true},
+		{"missing", nil, false},
+		{"short", good[:8], false},
+		{"damaged", flipped, false},
+		{"literal rule", blob(entry{0, []string{`x+`}}, entry{2, []string{`TKT-\d{4}`}}), false},
+		{"twice", blob(entry{1, []string{`a+b`}}, entry{1, []string{`a+b`}}), false},
+		{"one missing", blob(entry{1, []string{`EMP-\d{6}`}}), false},
+		{"out of range", blob(entry{1, []string{`EMP-\d{6}`}}, entry{9, []string{`a+b`}}), false},
+		{"no pattern", blob(entry{1, nil}, entry{2, []string{`a+b`}}), false},
+		{"bad pattern", blob(entry{1, []string{`(`}}, entry{2, []string{`a+b`}}), false},
+		{"empty match", blob(entry{1, []string{`a*`}}, entry{2, []string{`a+b`}}), false},
+		{"other patterns", blob(entry{2, []string{`a+b`}}, entry{1, []string{`EMP-\d{6}`, `x+y`}}), true},
+		{"trailing", enc(append(plainOf(entry{1, []string{`EMP-\d{6}`}}, entry{2, []string{`TKT-\d{4}`}}), 0, 0)), false},
+	} {
+		m, s, err := parseSealed(data, keys.hash[:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.regex = tc.blob
+		err = m.openRegexRules(s, &keys, salt)
+		if tc.ok != (err == nil) || err != nil && !errors.Is(err, ErrSealedInvalid) {
+			t.Errorf("%s: err = %v", tc.name, err)
+		}
+		if err == nil && len(m.Find([]byte("EMP-123456 a TKT-1234"), nil)) == 0 {
+			t.Errorf("%s: no match after loading", tc.name)
+		}
+	}
+	// Patterns without any regex rule.
+	c2 := &Catalog{Rules: c.Rules[:1]}
+	buf.Reset()
+	if err := Seal(&buf, c2, key, &SealOptions{Regex: true}); err != nil {
+		t.Fatal(err)
+	}
+	k2 := deriveSealKeys(key, buf.Bytes()[sealHdrSalt:sealHdrSalt+sealSaltSize])
+	m, s, err := parseSealed(buf.Bytes(), k2.hash[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.regex = good
+	if err := m.openRegexRules(s, &k2, nil); !errors.Is(err, ErrSealedInvalid) {
+		t.Errorf("patterns without a regex rule: %v", err)
 	}
 }

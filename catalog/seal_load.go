@@ -61,8 +61,68 @@ func LoadSealed(data, sealKey []byte) (*Matcher, *Sealed, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := m.openRegexRules(s, &keys, data[sealHdrSalt:sealHdrSalt+sealSaltSize]); err != nil {
+		return nil, nil, err
+	}
 	m.fpKey = fp
 	return m, s, nil
+}
+
+// openRegexRules decrypts and compiles the regex rules of a file sealed
+// with SealOptions.Regex (sealRegexRules): every regex rule of the
+// metadata must be there exactly once, and nothing else.
+func (m *Matcher) openRegexRules(s *Sealed, keys *sealKeys, salt []byte) error {
+	blob := s.regex
+	s.regex = nil
+	want := 0
+	for i := range m.modes {
+		if m.modes[i].match == MatchRegex {
+			want++
+		}
+	}
+	if want == 0 {
+		if blob != nil {
+			return sealedErr("regex patterns without a regex rule")
+		}
+		return nil
+	}
+	if len(blob) < 12 {
+		return sealedErr("regex rules without their patterns")
+	}
+	aead, err := newGCM(keys.regex[:])
+	if err != nil {
+		return err
+	}
+	plain, err := aead.Open(nil, blob[:12], blob[12:], salt)
+	if err != nil {
+		return sealedErr("the regex patterns cannot be decrypted")
+	}
+	defer clear(plain)
+	r := &metaReader{b: plain}
+	seen := make(map[int]bool, want)
+	for range want {
+		ri, n := int(r.u32()), r.u32()
+		if r.bad || ri >= len(m.modes) || m.modes[ri].match != MatchRegex || seen[ri] || n == 0 || n > MaxRegexValues {
+			return sealedErr("regex rule table is inconsistent")
+		}
+		seen[ri] = true
+		rule := Rule{ID: m.rules[ri].ID, Match: MatchRegex, CaseSensitive: m.modes[ri].cs, NoBoundary: s.Rules[ri].NoBoundary}
+		for range n {
+			p, ok := r.str(len(r.b))
+			if !ok {
+				return sealedErr("regex rule table is inconsistent")
+			}
+			rule.Values = append(rule.Values, NewValue(string(p)))
+		}
+		if err := m.compileRegexRule(ri, &rule); err != nil {
+			return sealedErr("a regex pattern does not compile")
+		}
+	}
+	if len(r.b) != 0 {
+		return sealedErr("regex rule table is inconsistent")
+	}
+	m.setAnchorBits()
+	return nil
 }
 
 // checkSealedHeader checks the fixed header of data: magic, version, sizes.
@@ -344,7 +404,7 @@ func (m *Matcher) readSealedMeta(r *metaReader, s *Sealed) (vbits [5]uint8, err 
 			return vbits, sealedErr("rule %s: invalid description", id)
 		case sev < SeverityNote || sev > SeverityError:
 			return vbits, sealedErr("rule %s: invalid severity", id)
-		case kind != MatchLiteral && kind != MatchIdentifier:
+		case kind != MatchLiteral && kind != MatchIdentifier && kind != MatchRegex:
 			return vbits, sealedErr("rule %s: invalid match kind", id)
 		case flags&^(sealRuleCS|sealRuleNoBoundary) != 0:
 			return vbits, sealedErr("rule %s: invalid settings", id)
@@ -361,6 +421,13 @@ func (m *Matcher) readSealedMeta(r *metaReader, s *Sealed) (vbits [5]uint8, err 
 	litMax, idMax, subMax, shift := r.u32(), r.u32(), r.u32(), r.u32()
 	sep := r.bytes(128)
 	copy(vbits[:], r.bytes(uint64(len(vbits))))
+	if !r.bad && len(r.b) != 0 {
+		// The encrypted patterns of regex rules (SealOptions.Regex).
+		var ok bool
+		if s.regex, ok = r.str(len(r.b)); !ok {
+			return vbits, sealedErr("metadata has the wrong size")
+		}
+	}
 	if r.bad || len(r.b) != 0 {
 		return vbits, sealedErr("metadata has the wrong size")
 	}
