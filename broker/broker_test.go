@@ -1,6 +1,7 @@
 package broker
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"testing/iotest"
 	"time"
 )
 
@@ -464,6 +466,31 @@ func TestSizeLimit(t *testing.T) {
 	}
 	if data, ferr := readLimited(strings.NewReader(strings.Repeat("a", 100)), 10, 100); ferr != nil || len(data) != 100 {
 		t.Fatalf("at limit: %d %+v", len(data), ferr)
+	}
+	// Every size against every hint (the fstat size, or a stale one, or
+	// none) and a reader that returns a few bytes at a time: the bytes
+	// come back whole, or the size is refused.
+	for _, size := range []int{0, 1, 511, 512, 513, 1000, 4096} {
+		want := make([]byte, size)
+		for i := range want {
+			want[i] = byte('a' + i%26)
+		}
+		for _, hint := range []int64{-1, 0, int64(size) - 1, int64(size), int64(size) + 1, 5000} {
+			for _, limit := range []int64{int64(size) - 1, int64(size), 5000} {
+				if limit < 0 {
+					continue
+				}
+				data, ferr := readLimited(iotest.HalfReader(bytes.NewReader(want)), hint, limit)
+				switch {
+				case int64(size) > limit:
+					if ferr == nil || ferr.code != CodeTooLarge {
+						t.Fatalf("size %d hint %d limit %d: %+v", size, hint, limit, ferr)
+					}
+				case ferr != nil || !bytes.Equal(data, want):
+					t.Fatalf("size %d hint %d limit %d: %d bytes, %+v", size, hint, limit, len(data), ferr)
+				}
+			}
+		}
 	}
 }
 

@@ -1,7 +1,6 @@
 package broker
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"io/fs"
@@ -249,18 +248,31 @@ func readResolved(real string, limit int64) ([]byte, fileMeta, *fileErr) {
 
 // readLimited reads r to its end, refusing more than limit bytes: at most
 // limit+1 bytes are consumed. sizeHint (the fstat size) only presizes the
-// buffer.
+// buffer: a file of the size it had is read into one allocation of its
+// size plus one byte (the byte that tells its end; bytes.Buffer would
+// double the buffer for it).
 func readLimited(r io.Reader, sizeHint, limit int64) ([]byte, *fileErr) {
-	var buf bytes.Buffer
+	r = io.LimitReader(r, limit+1)
+	size := 512
 	if sizeHint >= 0 && sizeHint <= limit {
-		buf.Grow(int(sizeHint) + 1)
+		size = int(sizeHint) + 1
 	}
-	n, err := buf.ReadFrom(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, &fileErr{CodeFileMissing, "file cannot be read", errnoOf(err)}
+	buf := make([]byte, 0, size)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)] // the file grew: let append grow the buffer
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, &fileErr{CodeFileMissing, "file cannot be read", errnoOf(err)}
+		}
 	}
-	if n > limit {
+	if int64(len(buf)) > limit {
 		return nil, tooLarge(limit)
 	}
-	return buf.Bytes(), nil
+	return buf, nil
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -94,9 +93,22 @@ func unwrapPath(err error) error {
 // command was refused or interrupted) is kept before PreToolUse removes it.
 const stateMaxAge = 24 * time.Hour
 
-// toolUseIDRe is what a tool_use_id may look like to name a record file
-// as it is (the launcher names them so); others are hashed.
-var toolUseIDRe = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
+// plainToolUseID reports whether a tool_use_id may name a record file as
+// it is (the launcher names them so: 1 to 128 of A-Z a-z 0-9 _ -); others
+// are hashed. (A loop, not a regexp: `{1,128}` compiles to 128 copies at
+// every hook process's start.)
+func plainToolUseID(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // stateDir is $XDG_STATE_HOME/privscan/tool-use (~/.local/state when
 // unset); "" with neither.
@@ -118,7 +130,7 @@ func (h *hookRun) statePath() string {
 	if id == "" || dir == "" {
 		return ""
 	}
-	if !toolUseIDRe.MatchString(id) {
+	if !plainToolUseID(id) {
 		sum := sha256.Sum256([]byte(id))
 		id = "h" + hex.EncodeToString(sum[:16])
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/privscan/privscan/internal/claudehook"
 	"github.com/privscan/privscan/internal/engine"
-	"github.com/privscan/privscan/internal/hook"
 )
 
 // HookHelp is the help text of "privscan hook".
@@ -69,8 +68,8 @@ func runHook(ctx context.Context, env *Env, args []string) error {
 		fmt.Fprintln(env.Stdout, HookHelp+"\n\n"+PostHookHelp)
 		return nil
 	}
-	post := args[0] == "claude-post-tool-use"
-	if args[0] != "claude-pre-tool-use" && !post {
+	post := args[0] == claudehook.PostName
+	if args[0] != claudehook.PreName && !post {
 		return usagef("unknown hook (want claude-pre-tool-use or claude-post-tool-use)")
 	}
 	fs := flag.NewFlagSet("hook", flag.ContinueOnError)
@@ -90,16 +89,7 @@ func runHook(ctx context.Context, env *Env, args []string) error {
 	if err := checkFailOn(*failOn); err != nil {
 		return err
 	}
-	p, err := hook.Parse(env.Stdin)
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "privscan: hook: could not read the hook payload (%s); not gating this command\n", err)
-		return nil
-	}
 	eng := engine.New(engine.Config{Getenv: env.Getenv})
 	henv := claudehook.Env{Stderr: env.Stderr, Getenv: env.Getenv, Dir: env.Dir}
-	opts := claudehook.Options{CatalogKey: *catalogKey, FailOn: *failOn}
-	if post {
-		return claudehook.PostToolUse(ctx, eng, henv, p, opts)
-	}
-	return claudehook.PreToolUse(ctx, eng, henv, p, opts)
+	return claudehook.Run(ctx, eng, henv, env.Stdin, post, claudehook.Options{CatalogKey: *catalogKey, FailOn: *failOn})
 }

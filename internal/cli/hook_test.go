@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/privscan/privscan/internal/claudehook"
 	"github.com/privscan/privscan/internal/cli"
 )
 
@@ -90,7 +91,25 @@ func runHook(t testing.TB, env map[string]string, stdin string, args ...string) 
 	if stdout.Len() > 0 {
 		t.Errorf("hook wrote to stdout: %q", stdout.String())
 	}
+	sameAsHookBinary(t, e, stdin, code, stderr.String())
 	return code, stderr.String()
+}
+
+// sameAsHookBinary checks that privscan-hook (claudehook.Main) answers the
+// payload as "privscan hook" did: the same exit code and stderr.
+func sameAsHookBinary(t testing.TB, e *cli.Env, stdin string, code int, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	got := claudehook.Main(context.Background(), e.Args[1:], strings.NewReader(stdin), &out,
+		claudehook.Env{Stderr: &errb, Getenv: e.Getenv, Dir: e.Dir})
+	if strings.HasPrefix(stderr, "privscan: error: unknown --fail-on level") {
+		// The CLI names a mistyped level when it is a plain word; the
+		// hook binary, which has no such heuristics, never does.
+		stderr = "privscan: error: unknown --fail-on level (value withheld)\nprivscan: hint: want error, warning, note or never\n"
+	}
+	if got != code || errb.String() != stderr || out.Len() > 0 {
+		t.Errorf("privscan-hook %v: exit %d, stderr\n%s\nwant exit %d, stderr\n%s", e.Args[1:], got, errb.String(), code, stderr)
+	}
 }
 
 func TestHookBlocksStagedCatalogedName(t *testing.T) {
@@ -366,13 +385,15 @@ func TestPostToolUseEdit(t *testing.T) {
 	r.git(t, "commit", "-qm", "already there")
 	run := func(tool string, input map[string]any) (int, string) {
 		var stdout, stderr bytes.Buffer
-		e := &cli.Env{Args: []string{"hook", "claude-post-tool-use"}, Stdin: strings.NewReader(postPayload(r.dir, tool, input)),
+		p := postPayload(r.dir, tool, input)
+		e := &cli.Env{Args: []string{"hook", "claude-post-tool-use"}, Stdin: strings.NewReader(p),
 			Stdout: &stdout, Stderr: &stderr, Getenv: func(k string) string { return r.env[k] }, Dir: r.dir}
 		code := cli.Report(&stderr, cli.Run(context.Background(), e))
 		if stdout.Len() > 0 {
 			t.Errorf("stdout: %q", stdout.String())
 		}
 		assertNoCanary(t, stderr.String())
+		sameAsHookBinary(t, e, p, code, stderr.String())
 		return code, stderr.String()
 	}
 	r.write(t, "new.go", "package main\n\nvar n = \""+hookCanary+"\"\n")

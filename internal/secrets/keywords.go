@@ -48,13 +48,18 @@ func newKeywordMatcher(keywords []string) (*keywordMatcher, error) {
 		m.class[c] = m.class[c+'a'-'A']
 	}
 
-	// The trie, as a sparse goto function; -1 is "no edge".
+	// The trie, as a sparse goto function; -1 is "no edge". It has at most
+	// one state per keyword byte besides the root: allocated once.
 	nc := m.nclass
-	gotoFn := make([]int32, nc) // state 0, the root
+	maxStates := 1
+	for _, k := range keywords {
+		maxStates += len(k)
+	}
+	gotoFn := make([]int32, nc, nc*maxStates) // state 0, the root
 	for i := range gotoFn {
 		gotoFn[i] = -1
 	}
-	own := [][]int32{nil}
+	own := make([][]int32, 1, maxStates)
 	for ki, k := range keywords {
 		m.kwLen[ki] = len(k)
 		s := int32(0)
@@ -67,8 +72,10 @@ func newKeywordMatcher(keywords []string) (*keywordMatcher, error) {
 					return nil, errors.New("keyword automaton too large")
 				}
 				own = append(own, nil)
-				for range nc {
-					gotoFn = append(gotoFn, -1)
+				n := len(gotoFn)
+				gotoFn = gotoFn[:n+nc]
+				for i := n; i < n+nc; i++ {
+					gotoFn[i] = -1
 				}
 				gotoFn[int(s)*nc+c] = t
 			}
