@@ -86,8 +86,9 @@ func newEnv(t *testing.T) *env {
 	copyFile("internal/mcpserver/testdata/tools.json", "internal/mcpserver/testdata/tools.json", 0o644)
 	writeFile(t, filepath.Join(e.root, ".claude-plugin/plugin.json"), "{\n  \"name\": \"privscan\",\n  \"version\": \""+version+"\"\n}\n", 0o644)
 	// The fake go: `go version` answers; `go build -o OUT` logs, waits for
-	// a line on $FAKE_GO_GATE when set, copies $FAKE_GO_BIN to OUT and
-	// writes a line to $FAKE_GO_DONE when set.
+	// a line on $FAKE_GO_GATE when set, copies $FAKE_GO_BIN to OUT (to
+	// OUT/privscan, and $FAKE_GO_HOOK_BIN when set to OUT/privscan-hook,
+	// when OUT is a folder) and writes a line to $FAKE_GO_DONE when set.
 	writeFile(t, filepath.Join(e.fakeGo, "go"), `#!/bin/sh
 case $1 in
 version) echo "go version go0.0-fake"; exit 0 ;;
@@ -99,7 +100,13 @@ while [ $# -gt 0 ]; do
 done
 echo build >>"$FAKE_GO_LOG"
 [ -z "${FAKE_GO_GATE:-}" ] || read -r _ <"$FAKE_GO_GATE"
-cp "$FAKE_GO_BIN" "$out" || exit 1
+if [ "${out%/}" != "$out" ]; then
+  # -o DIR/ ./cmd/privscan ./cmd/privscan-hook
+  cp "$FAKE_GO_BIN" "$out/privscan" || exit 1
+  [ -z "${FAKE_GO_HOOK_BIN:-}" ] || cp "$FAKE_GO_HOOK_BIN" "$out/privscan-hook" || exit 1
+else
+  cp "$FAKE_GO_BIN" "$out" || exit 1
+fi
 [ -z "${FAKE_GO_DONE:-}" ] || echo built >"$FAKE_GO_DONE"
 `, 0o755)
 	e.vars = []string{
@@ -167,15 +174,20 @@ type release struct {
 	checksums string
 }
 
-func newRelease(t *testing.T, arch, privscan string) *release {
+func newRelease(t *testing.T, arch, privscan string, hook ...string) *release {
 	t.Helper()
 	var buf bytes.Buffer
 	gz := gzip.NewWriter(&buf)
 	tw := tar.NewWriter(gz)
-	for _, f := range []struct {
+	type file struct {
 		name string
 		data string
-	}{{"LICENSE", "MIT\n"}, {"README.md", "readme\n"}, {"privscan", privscan}} {
+	}
+	files := []file{{"LICENSE", "MIT\n"}, {"README.md", "readme\n"}, {"privscan", privscan}}
+	for _, h := range hook {
+		files = append(files, file{"privscan-hook", h})
+	}
+	for _, f := range files {
 		if err := tw.WriteHeader(&tar.Header{Name: f.name, Mode: 0o755, Size: int64(len(f.data))}); err != nil {
 			t.Fatal(err)
 		}
@@ -653,4 +665,103 @@ func jsonEqual(t *testing.T, a, b json.RawMessage) bool {
 		t.Fatal(err)
 	}
 	return reflect.DeepEqual(x, y)
+}
+
+// hookStandIn is a privscan-hook stand-in: it records its arguments and
+// the payload it reads in marker, says who it is on stderr and blocks.
+func hookStandIn(marker string) string {
+	return "#!/bin/sh\nprintf 'args %s\\n' \"$*\" >>'" + marker + "'\ncat >>'" + marker + "'\necho 'privscan-hook ran' >&2\nexit 2\n"
+}
+
+// TestHookBinary: the launcher runs the hooks with privscan-hook when it
+// is installed beside privscan (built from source or from a release), with
+// the arguments after "hook" and the payload on stdin, and keeps privscan
+// for everything else; without privscan-hook, the hooks run privscan.
+func TestHookBinary(t *testing.T) {
+	arch := skipUnlessPOSIX(t)
+	dir := t.TempDir()
+	mainRuns, hookLog := filepath.Join(dir, "main-runs"), filepath.Join(dir, "hook-log")
+	mainBin, hookBin := filepath.Join(dir, "privscan"), filepath.Join(dir, "privscan-hook")
+	writeFile(t, mainBin, standIn(mainRuns, "privscan"), 0o755)
+	writeFile(t, hookBin, hookStandIn(hookLog), 0o755)
+	edit := `{"session_id":"s","cwd":"` + dir + `","hook_event_name":"PostToolUse","tool_name":"Edit","tool_input":{"file_path":"` + dir + `/a.go"},"tool_use_id":"toolu_9"}`
+	hook := func(t *testing.T, e *env) (int, string) {
+		t.Helper()
+		os.Remove(hookLog)
+		var stderr bytes.Buffer
+		cmd := e.command("hook", "claude-post-tool-use", "--fail-on", "error")
+		cmd.Stdin, cmd.Stderr = strings.NewReader(edit+"\n"), &stderr
+		err := cmd.Run()
+		code := 0
+		if err != nil {
+			code = cmd.ProcessState.ExitCode()
+		}
+		return code, stderr.String()
+	}
+	check := func(t *testing.T, e *env) {
+		t.Helper()
+		before := countRuns(mainRuns)
+		code, stderr := hook(t, e)
+		log, _ := os.ReadFile(hookLog)
+		if code != 2 || !strings.Contains(stderr, "privscan-hook ran") || string(log) != "args claude-post-tool-use --fail-on error\n"+edit+"\n" {
+			t.Fatalf("hook: exit %d\nstderr %s\nlog %q", code, stderr, log)
+		}
+		if countRuns(mainRuns) != before {
+			t.Fatal("privscan ran for a hook")
+		}
+		out, err := e.command("version").Output()
+		if err != nil || string(out) != "privscan\n" || countRuns(mainRuns) != before+1 {
+			t.Fatalf("version: %q %v", out, err)
+		}
+	}
+
+	t.Run("built", func(t *testing.T) {
+		e := newEnv(t)
+		e.set("FAKE_GO_BIN="+mainBin, "FAKE_GO_HOOK_BIN="+hookBin, "PRIVSCAN_LAUNCH_FOREGROUND=1")
+		if out, err := e.command("--prewarm").CombinedOutput(); err != nil {
+			t.Fatalf("prewarm: %v\n%s", err, out)
+		}
+		for _, name := range []string{"privscan-" + version, "privscan-hook-" + version} {
+			if fi, err := os.Stat(filepath.Join(e.data, "bin", name)); err != nil || fi.Mode()&0o100 == 0 {
+				t.Fatalf("%s: %v", name, err)
+			}
+		}
+		if e.builds() != 1 {
+			t.Fatalf("%d builds, want 1 for both binaries", e.builds())
+		}
+		if entries, _ := filepath.Glob(filepath.Join(e.data, "bin", ".build.*")); len(entries) != 0 {
+			t.Fatalf("leftovers: %v", entries)
+		}
+		check(t, e)
+	})
+
+	t.Run("release", func(t *testing.T) {
+		e := newEnv(t)
+		rel := newRelease(t, arch, standIn(mainRuns, "privscan"), hookStandIn(hookLog))
+		e.set("PRIVSCAN_RELEASE_BASE_URL="+rel.serve(t, nil), "FAKE_GO_BIN=/nonexistent")
+		if out, err := e.command("version").CombinedOutput(); err != nil {
+			t.Fatalf("first start: %v\n%s", err, out)
+		}
+		if _, err := os.Stat(filepath.Join(e.data, "bin", "privscan-hook-"+version)); err != nil || e.builds() != 0 {
+			t.Fatalf("privscan-hook not installed from the release: %v (builds %d)", err, e.builds())
+		}
+		check(t, e)
+	})
+
+	t.Run("without", func(t *testing.T) {
+		e := newEnv(t)
+		e.set("FAKE_GO_BIN=" + mainBin) // an older build: privscan alone
+		before := countRuns(mainRuns)
+		if code, stderr := hook(t, e); code != 0 || countRuns(mainRuns) != before+1 {
+			t.Fatalf("exit %d, privscan runs %d\n%s", code, countRuns(mainRuns)-before, stderr)
+		}
+		if _, err := os.Stat(hookLog); err == nil {
+			t.Fatal("privscan-hook ran")
+		}
+	})
+}
+
+func countRuns(marker string) int {
+	b, _ := os.ReadFile(marker)
+	return strings.Count(string(b), "run\n")
 }

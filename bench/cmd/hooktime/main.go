@@ -6,7 +6,7 @@
 //
 // Usage:
 //
-//	hooktime -privscan BIN -catalog FILE [-launch SCRIPT -plugin-root DIR]
+//	hooktime -privscan BIN [-hook BIN] -catalog FILE [-launch SCRIPT -plugin-root DIR]
 //	    [-runs 31] [-warmup 3] [-work DIR] [-out FILE.jsonl]
 //
 // Cases (all on clean synthetic text, so every hook exits 0 after a full
@@ -19,9 +19,13 @@
 //	post/write-new   PostToolUse, Write of a new untracked 200-line file
 //	post/bash        PostToolUse, Bash `ls -la` (the net: no new commit)
 //
-// With -launch, the pre/non-git and pre/commit cases also run through
-// scripts/privscan-launch as hooks.json starts them (its shell fast path
-// answers non-git commands without starting privscan).
+// With -hook (cmd/privscan-hook), those cases run privscan-hook as the
+// plugin's launcher does, and "privscan hook" is measured beside it on
+// the edit ("post/edit, privscan hook").
+//
+// With -launch, the pre/non-git, pre/commit and post/edit cases also run
+// through scripts/privscan-launch as hooks.json starts them (its shell
+// fast path answers non-git commands without starting privscan).
 //
 // The catalog is passed as PRIVSCAN_CATALOG_FILE; HOME, XDG_* and git's
 // global configuration point into the work directory.
@@ -76,6 +80,7 @@ type result struct {
 func run(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("hooktime", flag.ContinueOnError)
 	bin := fs.String("privscan", "", "privscan `binary` to measure")
+	hookBin := fs.String("hook", "", "privscan-hook `binary` to measure (the hooks run it when given)")
 	catalog := fs.String("catalog", "", "catalog `FILE` (bench/cmd/gencatalog -n 10000)")
 	launch := fs.String("launch", "", "also measure through this `privscan-launch` script")
 	pluginRoot := fs.String("plugin-root", "", "the plugin checkout for -launch (its .claude-plugin/plugin.json gives the version)")
@@ -95,6 +100,12 @@ func run(args []string, stdout io.Writer) error {
 	absBin, err := filepath.Abs(*bin)
 	if err != nil {
 		return err
+	}
+	absHook := ""
+	if *hookBin != "" {
+		if absHook, err = filepath.Abs(*hookBin); err != nil {
+			return err
+		}
 	}
 	absCatalog, err := filepath.Abs(*catalog)
 	if err != nil {
@@ -118,9 +129,9 @@ func run(args []string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("laying out the repository: %w", err)
 	}
-	cases := buildCases(absBin, repo)
+	cases := buildCases(absBin, absHook, repo)
 	if *launch != "" {
-		lc, err := launchCases(*launch, *pluginRoot, absBin, dir, repo)
+		lc, err := launchCases(*launch, *pluginRoot, absBin, absHook, dir, repo)
 		if err != nil {
 			return err
 		}
@@ -297,12 +308,17 @@ func payload(event, tool, cwd string, input map[string]any, id string) []byte {
 	return data
 }
 
-func buildCases(bin, repo string) []hookCase {
+func buildCases(bin, hookBin, repo string) []hookCase {
 	pre := []string{bin, "hook", "claude-pre-tool-use"}
 	post := []string{bin, "hook", "claude-post-tool-use"}
+	viaPrivscan := post
+	if hookBin != "" {
+		pre = []string{hookBin, "claude-pre-tool-use"}
+		post = []string{hookBin, "claude-post-tool-use"}
+	}
 	big := filepath.Join(repo, "pkg", "big.go")
 	notes := filepath.Join(repo, "docs", "notes.md")
-	return []hookCase{
+	cases := []hookCase{
 		{Label: "pre/non-git", Argv: pre, Payload: payload("PreToolUse", "Bash", repo, map[string]any{"command": "ls -la", "description": "List files"}, "toolu_bench_1")},
 		{Label: "pre/commit", Argv: pre, Payload: payload("PreToolUse", "Bash", repo, map[string]any{"command": `git add -A && git commit -m "Add the running totals"`, "description": "Commit"}, "toolu_bench_2")},
 		{Label: "pre/push", Argv: pre, Payload: payload("PreToolUse", "Bash", repo, map[string]any{"command": "git push origin main", "description": "Push"}, "toolu_bench_3")},
@@ -310,11 +326,15 @@ func buildCases(bin, repo string) []hookCase {
 		{Label: "post/write-new", Argv: post, Budget: 50, Payload: payload("PostToolUse", "Write", repo, map[string]any{"file_path": notes, "content": "(not read: the hook reads the file)"}, "toolu_bench_5")},
 		{Label: "post/bash", Argv: post, Payload: payload("PostToolUse", "Bash", repo, map[string]any{"command": "ls -la", "description": "List files"}, "toolu_bench_6")},
 	}
+	if hookBin != "" {
+		cases = append(cases, hookCase{Label: "post/edit, privscan hook", Argv: viaPrivscan, Payload: cases[3].Payload})
+	}
+	return cases
 }
 
 // launchCases runs the non-git and commit PreToolUse payloads through
 // the launcher, with the binary installed where the launcher looks for it.
-func launchCases(script, root, bin, dir, repo string) ([]hookCase, error) {
+func launchCases(script, root, bin, hookBin, dir, repo string) ([]hookCase, error) {
 	if root == "" {
 		root = filepath.Join(filepath.Dir(script), "..")
 	}
@@ -343,12 +363,23 @@ func launchCases(script, root, bin, dir, repo string) ([]hookCase, error) {
 	if err := os.Symlink(bin, target); err != nil {
 		return nil, err
 	}
+	hookTarget := filepath.Join(data, "bin", "privscan-hook-"+m.Version)
+	if err := os.Remove(hookTarget); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	if hookBin != "" {
+		if err := os.Symlink(hookBin, hookTarget); err != nil {
+			return nil, err
+		}
+	}
 	env := []string{"CLAUDE_PLUGIN_ROOT=" + root, "CLAUDE_PLUGIN_DATA=" + data}
 	argv := []string{"/bin/sh", script, "hook", "claude-pre-tool-use"}
-	base := buildCases(bin, repo)
+	postArgv := []string{"/bin/sh", script, "hook", "claude-post-tool-use"}
+	base := buildCases(bin, hookBin, repo)
 	return []hookCase{
 		{Label: "launch+pre/non-git", Argv: argv, Env: env, Payload: base[0].Payload},
 		{Label: "launch+pre/commit", Argv: argv, Env: env, Payload: base[1].Payload},
+		{Label: "launch+post/edit", Argv: postArgv, Env: env, Payload: base[3].Payload},
 	}, nil
 }
 
