@@ -95,9 +95,11 @@ func (s *suite) prepareBinary() error {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("privscan-launch --prewarm: %v\n%s", err, out)
 	}
-	bins, _ := filepath.Glob(filepath.Join(s.pluginData(), "bin", "privscan-*"))
-	if len(bins) == 0 {
-		return fmt.Errorf("privscan-launch --prewarm left no binary in %s", s.pluginData())
+	// privscan, and privscan-hook, which the hooks of every scenario run.
+	for _, pattern := range []string{"privscan-[0-9]*", "privscan-hook-[0-9]*"} {
+		if bins, _ := filepath.Glob(filepath.Join(s.pluginData(), "bin", pattern)); len(bins) == 0 {
+			return fmt.Errorf("privscan-launch --prewarm left no %s in %s", pattern, s.pluginData())
+		}
 	}
 	return nil
 }
