@@ -65,6 +65,14 @@ func sentinel(c Code) error {
 	return nil
 }
 
+// IntegrityError is catalog_invalid for a sealed catalog a scan found
+// damaged: a page of its tables failed its integrity check when a lookup
+// read it (catalog.Matcher.IntegrityErr). err is value-free.
+func IntegrityError(err error) *Error {
+	return &Error{Code: CodeCatalogInvalid, err: err, msg: "sealed catalog: " + err.Error(),
+		hint: "seal the catalog again with `privscan catalog seal`; a sealed file must be replaced whole, never edited"}
+}
+
 // Error is the only error type the broker returns.
 //
 // Error() and Message() name at most the key the caller gave and the key

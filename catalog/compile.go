@@ -96,6 +96,9 @@ type Matcher struct {
 	regexAnchors uint8
 	regexGated   bool
 	multi        [][]uint32
+	// sealChk checks the pages of a sealed catalog's tables (nil when m
+	// is not sealed).
+	sealChk *sealChecker
 
 	pool sync.Pool // *scratch, for lines that need NFC normalization
 }

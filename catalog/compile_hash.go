@@ -280,6 +280,10 @@ func (p *prefilter) get(k uint64) uint64 {
 type bitset struct {
 	w []uint64
 	n uint64
+	// chk, for a sealed catalog's bitset, checks the page of a word
+	// before it is read (w[0] is byte off of the arrays); nil otherwise.
+	chk *sealChecker
+	off uint64
 }
 
 func newBitset(entries, bitsPer int) bitset {
@@ -294,6 +298,19 @@ func (b *bitset) index(k uint64) uint64 {
 
 func (b *bitset) has(k uint64) bool {
 	i := b.index(k)
+	if b.chk != nil {
+		return b.hasChecked(i)
+	}
+	return b.w[i>>6]&(1<<(i&63)) != 0
+}
+
+// hasChecked is has for a sealed catalog's bitset: bit i, if its page
+// is good (a damaged page holds nothing).
+func (b *bitset) hasChecked(i uint64) bool {
+	c, p := b.chk, (b.off+i>>6<<3)>>sealPageLog
+	if c.done[p>>6].Load()&(1<<(p&63)) == 0 && !c.check(p) {
+		return false
+	}
 	return b.w[i>>6]&(1<<(i&63)) != 0
 }
 
@@ -459,6 +476,14 @@ type table struct {
 	vbits  uint8
 	vmask  uint64
 	nRules uint32
+
+	// chk, for a sealed catalog's table, checks the page of a key or
+	// value before it is read (keys[0] and vals[0] are at file offsets
+	// koff and voff), and getSealed checks every value against nRules
+	// and nMulti; nil otherwise.
+	chk        *sealChecker
+	koff, voff uint64
+	nMulti     uint32
 }
 
 // packedKey is the key bits a packed table keeps of k: never zero.
@@ -488,6 +513,55 @@ func (t *table) getPacked(k uint64) (uint32, bool) {
 			i = 0
 		}
 	}
+}
+
+// getSealed is get for a sealed catalog's table, packed or not: every
+// slot read is on a checked page, a probe visits each slot at most once
+// (a table without a free slot ends), and a value that names no rule or
+// rule set is absent, so that no content of the file makes a lookup loop,
+// panic or name a rule that does not exist.
+func (t *table) getSealed(k uint64) (uint32, bool) {
+	n, c := len(t.keys), t.chk
+	packed := t.vbits != 0
+	if packed {
+		k = t.packedKey(k)
+	} else if k == 0 {
+		k = 1
+	}
+	i := t.slot(k)
+	for range n {
+		if p := (t.koff + uint64(i)*8) >> sealPageLog; c.done[p>>6].Load()&(1<<(p&63)) == 0 && !c.check(p) {
+			return 0, false
+		}
+		x := t.keys[i]
+		if x == 0 {
+			return 0, false
+		}
+		if packed && x&^t.vmask == k {
+			v := uint32(x & t.vmask)
+			if v < t.nRules {
+				return v, true
+			}
+			if v-t.nRules >= t.nMulti {
+				return 0, false
+			}
+			return multiFlag + v - t.nRules, true
+		}
+		if !packed && x == k {
+			if !c.ok(t.voff + uint64(i)*4) {
+				return 0, false
+			}
+			v := t.vals[i]
+			if v < multiFlag && v >= t.nRules || v >= multiFlag && v-multiFlag >= t.nMulti {
+				return 0, false
+			}
+			return v, true
+		}
+		if i++; i == n {
+			i = 0
+		}
+	}
+	return 0, false
 }
 
 // packedLoad is the most a packed table is filled: 7/8.
@@ -590,6 +664,9 @@ func (t *table) insert(k uint64, rule uint32, multi *[][]uint32) {
 func (t *table) get(k uint64) (uint32, bool) {
 	if len(t.keys) == 0 {
 		return 0, false
+	}
+	if t.chk != nil {
+		return t.getSealed(k)
 	}
 	if t.vbits != 0 {
 		return t.getPacked(k)

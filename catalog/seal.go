@@ -31,13 +31,24 @@ import (
 //	            offset u64, count u64
 //	arrays      the tables and bitsets, each at a 64-byte aligned offset,
 //	            so that a loader can use them in place from a mapping
-//	mac         HMAC-SHA256 of every byte before it (32 bytes)
+//	page tags   one tag of sealTagSize bytes per page of sealPageSize
+//	            bytes of the arrays (the last page may be short): the
+//	            first sealTagSize bytes of HMAC-SHA256(page number u64,
+//	            page bytes)
+//	mac         HMAC-SHA256 of the header, meta, directory (with their
+//	            padding: every byte before the arrays) and the page tags
+//	            (32 bytes)
 //
+// A loader checks the mac (its cost does not grow with the arrays but for
+// the page tags, 1/256 of them) and checks a page of the arrays against
+// its tag the first time a lookup reads it (sealChecker), so a load does
+// not read the whole file.
 // Every key comes from the 256-bit seal key and the file's random salt
 // through HMAC-SHA256 with a distinct label (sealKeys): the hash key of the
 // tables (so the same catalog sealed twice shares no hash), a key check
-// (so a wrong key is told apart from a damaged file), the integrity key and
-// the AES-256-GCM key of the fingerprint key.
+// (so a wrong key is told apart from a damaged file), the integrity keys
+// (of the mac and of the page tags) and the AES-256-GCM key of the
+// fingerprint key.
 
 // SealKeySize is the size of a seal key in bytes (256 bits).
 const SealKeySize = 32
@@ -46,7 +57,7 @@ const SealKeySize = 32
 const MaxSealedSize = 2 << 30
 
 // SealVersion is the format version Seal writes and LoadSealed reads.
-const SealVersion = 1
+const SealVersion = 2
 
 // sealMagic starts every sealed catalog.
 var sealMagic = [8]byte{'P', 'R', 'I', 'V', 'S', 'E', 'A', 'L'}
@@ -65,12 +76,18 @@ const (
 	sealHdrMetaLen   = 144 // u64
 	sealHdrDirOff    = 152 // u64
 	sealHdrDirCount  = 160 // u32
-	sealHdrReserved  = 164 // zero up to sealHeaderSize
+	sealHdrReserved  = 164 // u32: zero
+	sealHdrArrOff    = 168 // u64: the arrays' start (sealAlign aligned)
+	sealHdrTagOff    = 176 // u64: the page tags' start, the arrays' end
+	sealHdrReserved2 = 184 // zero up to sealHeaderSize
 	sealHeaderSize   = 192
 	sealSaltSize     = 16
 	sealMACSize      = sha256.Size
 	sealAlign        = 64
 	sealDirEntrySize = 24
+	sealPageLog      = 12
+	sealPageSize     = 1 << sealPageLog
+	sealTagSize      = 16
 )
 
 // The arrays of a sealed catalog, by directory id.
@@ -187,7 +204,7 @@ type SealOptions struct {
 
 // sealKeys are the keys of one sealed file.
 type sealKeys struct {
-	hash, check, mac, aead, regex [32]byte
+	hash, check, mac, page, aead, regex [32]byte
 }
 
 func deriveSealKeys(sealKey, salt []byte) sealKeys {
@@ -198,7 +215,7 @@ func deriveSealKeys(sealKey, salt []byte) sealKeys {
 		h.Sum(out[:0])
 		return out
 	}
-	return sealKeys{hash: one("hash-key"), check: one("key-check"), mac: one("mac"), aead: one("fingerprint-key"),
+	return sealKeys{hash: one("hash-key"), check: one("key-check"), mac: one("mac"), page: one("page-tag"), aead: one("fingerprint-key"),
 		regex: one("regex-rules")}
 }
 
@@ -437,7 +454,9 @@ func writeSealed(w io.Writer, m *Matcher, counts []int, noBoundary []bool, regex
 		dir = binary.LittleEndian.AppendUint64(dir, n)
 		pos = alignUp(pos + n*uint64(sealArrayElem[id]))
 	}
-	size := pos + sealMACSize
+	arrOff := alignUp(dirOff + sealArrays*sealDirEntrySize)
+	pages := (pos - arrOff + sealPageSize - 1) / sealPageSize
+	size := pos + pages*sealTagSize + sealMACSize
 	if size > MaxSealedSize {
 		return fmt.Errorf("seal: the sealed catalog would be %d bytes, more than the limit of %d", size, uint64(MaxSealedSize))
 	}
@@ -454,6 +473,8 @@ func writeSealed(w io.Writer, m *Matcher, counts []int, noBoundary []bool, regex
 	binary.LittleEndian.PutUint64(hdr[sealHdrMetaLen:], uint64(len(meta)))
 	binary.LittleEndian.PutUint64(hdr[sealHdrDirOff:], dirOff)
 	binary.LittleEndian.PutUint32(hdr[sealHdrDirCount:], sealArrays)
+	binary.LittleEndian.PutUint64(hdr[sealHdrArrOff:], arrOff)
+	binary.LittleEndian.PutUint64(hdr[sealHdrTagOff:], pos)
 	aead, err := newSealAEAD(keys)
 	if err != nil {
 		return err
@@ -462,11 +483,13 @@ func writeSealed(w io.Writer, m *Matcher, counts []int, noBoundary []bool, regex
 	aead.Seal(hdr[sealHdrFPKey:sealHdrFPKey], nonce[:], fp[:], sealAAD(hdr))
 	clear(fp[:])
 
-	sw := &sealWriter{w: w, mac: hmac.New(sha256.New, keys.mac[:])}
+	sw := &sealWriter{w: w, mac: hmac.New(sha256.New, keys.mac[:]), page: hmac.New(sha256.New, keys.page[:]), arrOff: arrOff, arrEnd: pos}
+	sw.tags = make([]byte, 0, pages*sealTagSize)
 	sw.write(hdr)
 	sw.write(meta)
 	sw.pad(dirOff)
 	sw.write(dir)
+	sw.pad(arrOff)
 	for id := range sealArrays {
 		sw.pad(offs[id])
 		if sealArrayElem[id] == 4 {
@@ -476,6 +499,11 @@ func writeSealed(w io.Writer, m *Matcher, counts []int, noBoundary []bool, regex
 		}
 	}
 	sw.pad(pos)
+	sw.endPage()
+	if sw.err == nil && uint64(len(sw.tags)) != pages*sealTagSize {
+		sw.err = errors.New("page tags miscounted")
+	}
+	sw.write(sw.tags)
 	if sw.err == nil {
 		_, sw.err = w.Write(sw.mac.Sum(nil))
 	}
@@ -503,23 +531,68 @@ func newGCM(key []byte) (cipher.AEAD, error) {
 // authenticates: magic, version, sizes and salt.
 func sealAAD(hdr []byte) []byte { return hdr[:sealHdrKeyCheck] }
 
-// sealWriter writes to w and to mac, counting bytes and keeping the first
-// error.
+// sealWriter writes to w, counting bytes and keeping the first error:
+// the bytes before arrOff and the page tags to mac, the arrays to page,
+// one page at a time, whose tags it collects in tags.
 type sealWriter struct {
-	w   io.Writer
-	mac hash.Hash
-	n   uint64
-	err error
-	buf []byte
+	w      io.Writer
+	mac    hash.Hash
+	page   hash.Hash
+	arrOff uint64
+	arrEnd uint64
+	inPage uint64 // bytes of the current page written to page
+	tags   []byte
+	n      uint64
+	err    error
+	buf    []byte
+	sum    [sha256.Size]byte
 }
 
 func (s *sealWriter) write(b []byte) {
 	if s.err != nil || len(b) == 0 {
 		return
 	}
-	s.mac.Write(b)
-	_, s.err = s.w.Write(b)
-	s.n += uint64(len(b))
+	if _, s.err = s.w.Write(b); s.err != nil {
+		return
+	}
+	if s.n < s.arrOff || s.n >= s.arrEnd {
+		// Before the arrays, or the page tags after them.
+		if s.n < s.arrOff && s.n+uint64(len(b)) > s.arrOff {
+			s.err = errors.New("a write crosses the arrays' start")
+		}
+		s.mac.Write(b)
+		s.n += uint64(len(b))
+		return
+	}
+	if s.n+uint64(len(b)) > s.arrEnd {
+		s.err = errors.New("a write crosses the arrays' end")
+		return
+	}
+	for len(b) > 0 {
+		if s.inPage == 0 {
+			s.page.Reset()
+			var pn [8]byte
+			binary.LittleEndian.PutUint64(pn[:], (s.n-s.arrOff)/sealPageSize)
+			s.page.Write(pn[:])
+		}
+		k := min(uint64(len(b)), sealPageSize-s.inPage)
+		s.page.Write(b[:k])
+		s.inPage += k
+		s.n += k
+		b = b[k:]
+		if s.inPage == sealPageSize {
+			s.endPage()
+		}
+	}
+}
+
+// endPage ends the page being written, if any, and keeps its tag.
+func (s *sealWriter) endPage() {
+	if s.inPage == 0 {
+		return
+	}
+	s.tags = append(s.tags, s.page.Sum(s.sum[:0])[:sealTagSize]...)
+	s.inPage = 0
 }
 
 var zeroPad [sealAlign]byte

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -32,7 +34,7 @@ func FuzzParseSealed(f *testing.F) {
 		if checkSealedHeader(data) != nil {
 			return
 		}
-		m, _, err := parseSealed(data, key)
+		m, _, err := parseSealed(data, key, trustedChecker(data))
 		if err != nil {
 			if !errors.Is(err, ErrSealedInvalid) {
 				t.Fatalf("unexpected error class: %v", err)
@@ -47,6 +49,13 @@ func FuzzParseSealed(f *testing.F) {
 			}
 		}
 	})
+}
+
+// trustedChecker is a sealChecker for data (whose header is checked) that
+// counts every page as good.
+func trustedChecker(data []byte) *sealChecker {
+	arrOff, tagOff := sealedRegions(data)
+	return newSealChecker(data, arrOff, tagOff, data[tagOff:len(data)-sealMACSize], [32]byte{}, true)
 }
 
 func TestTablePack(t *testing.T) {
@@ -185,7 +194,7 @@ func TestOpenRegexRulesRejects(t *testing.T) {
 		{"other patterns", blob(entry{2, []string{`a+b`}}, entry{1, []string{`EMP-\d{6}`, `x+y`}}), true},
 		{"trailing", enc(append(plainOf(entry{1, []string{`EMP-\d{6}`}}, entry{2, []string{`TKT-\d{4}`}}), 0, 0)), false},
 	} {
-		m, s, err := parseSealed(data, keys.hash[:])
+		m, s, err := parseSealed(data, keys.hash[:], trustedChecker(data))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -205,12 +214,152 @@ func TestOpenRegexRulesRejects(t *testing.T) {
 		t.Fatal(err)
 	}
 	k2 := deriveSealKeys(key, buf.Bytes()[sealHdrSalt:sealHdrSalt+sealSaltSize])
-	m, s, err := parseSealed(buf.Bytes(), k2.hash[:])
+	m, s, err := parseSealed(buf.Bytes(), k2.hash[:], trustedChecker(buf.Bytes()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.regex = good
 	if err := m.openRegexRules(s, &k2, nil); !errors.Is(err, ErrSealedInvalid) {
 		t.Errorf("patterns without a regex rule: %v", err)
+	}
+}
+
+// TestSealedRegionsDamaged flips a byte in every region of a sealed file
+// (header, meta, directory, each array, page tags, mac): a flip outside the
+// arrays is refused at load; a flip in an array loads (its page is checked
+// when read) but gives no finding the intact file does not, and once its
+// page is read the Matcher's IntegrityErr reports it. Nothing panics.
+func TestSealedRegionsDamaged(t *testing.T) {
+	c := &Catalog{}
+	var lines [][]byte
+	for i := range 4 {
+		r := Rule{ID: fmt.Sprintf("R%d", i), Category: "x", Severity: SeverityError, Match: []MatchKind{MatchLiteral, MatchIdentifier}[i%2],
+			CaseSensitive: i == 2, NoBoundary: i == 3}
+		for j := range 1500 {
+			v := fmt.Sprintf("Value%d Person%d", i, j)
+			r.Values = append(r.Values, NewValue(v))
+			if j%50 == 0 {
+				lines = append(lines, []byte("x := \""+v+"\" // Value"+v))
+			}
+		}
+		c.Rules = append(c.Rules, r)
+	}
+	// A value in two rules: a rule set.
+	c.Rules[0].Values = append(c.Rules[0].Values, NewValue("Value1 Person7"))
+	key := bytes.Repeat([]byte{9}, SealKeySize)
+	var buf bytes.Buffer
+	if err := Seal(&buf, c, key, nil); err != nil {
+		t.Fatal(err)
+	}
+	data := buf.Bytes()
+	intact, _, err := LoadSealed(data, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([][]Match, len(lines))
+	found := 0
+	for i, l := range lines {
+		want[i] = intact.Find(l, nil)
+		found += len(want[i])
+	}
+	if found < len(lines) {
+		t.Fatalf("only %d findings in %d lines", found, len(lines))
+	}
+	arrOff, tagOff := sealedRegions(data)
+	metaOff := binary.LittleEndian.Uint64(data[sealHdrMetaOff:])
+	metaLen := binary.LittleEndian.Uint64(data[sealHdrMetaLen:])
+	dirOff := binary.LittleEndian.Uint64(data[sealHdrDirOff:])
+	regions := map[string][2]uint64{
+		"header":    {0, sealHeaderSize},
+		"meta":      {metaOff, metaOff + metaLen},
+		"directory": {dirOff, dirOff + sealArrays*sealDirEntrySize},
+		"page tags": {tagOff, uint64(len(data) - sealMACSize)},
+		"mac":       {uint64(len(data) - sealMACSize), uint64(len(data))},
+	}
+	for id := range sealArrays {
+		e := data[dirOff+uint64(id)*sealDirEntrySize:]
+		off, n := binary.LittleEndian.Uint64(e[8:]), binary.LittleEndian.Uint64(e[16:])*uint64(sealArrayElem[id])
+		if n > 0 {
+			regions[fmt.Sprintf("array %d", id)] = [2]uint64{off, off + n}
+		}
+	}
+	if len(regions) < 5+8 {
+		t.Fatalf("only %d regions", len(regions))
+	}
+	for name, r := range regions {
+		for _, at := range []uint64{r[0], (r[0] + r[1]) / 2, r[1] - 1} {
+			b := bytes.Clone(data)
+			b[at] ^= 0x10
+			m, _, err := LoadSealed(b, key)
+			inArrays := at >= arrOff && at < tagOff
+			if err != nil {
+				if !errors.Is(err, ErrSealedInvalid) && !errors.Is(err, ErrSealKeyWrong) {
+					t.Fatalf("%s at %d: %v", name, at, err)
+				}
+				continue
+			}
+			if !inArrays {
+				t.Fatalf("%s: a flipped byte at %d was not detected at load", name, at)
+			}
+			for i, l := range lines {
+				for _, x := range m.Find(l, nil) {
+					// A match the intact file gives, or one it gives on the
+					// matched text alone (the damaged page hid a longer
+					// match that overlapped it).
+					alone := Match{Rule: x.Rule, Start: 0, End: x.End - x.Start}
+					if !slices.Contains(want[i], x) && !slices.Contains(intact.Find(l[x.Start:x.End], nil), alone) {
+						t.Fatalf("%s: a flipped byte at %d gave a finding the intact file does not: %v, intact %v, line %q", name, at, x, want[i], l)
+					}
+				}
+			}
+			// Reading the damaged page reports it.
+			if m.sealChk.okRange(at, 1) || m.IntegrityErr() == nil || !errors.Is(m.IntegrityErr(), ErrSealedInvalid) {
+				t.Fatalf("%s: a flipped byte at %d was not detected when read", name, at)
+			}
+		}
+	}
+	if intact.IntegrityErr() != nil {
+		t.Fatal("the intact file reports damage")
+	}
+	if !intact.sealChk.okRange(arrOff, tagOff-arrOff) {
+		t.Fatal("the intact file's pages fail their check")
+	}
+}
+
+// TestSealedPageChecksConcurrent: lookups from many goroutines check pages
+// at once (run with -race).
+func TestSealedPageChecksConcurrent(t *testing.T) {
+	c := &Catalog{Rules: []Rule{{ID: "R", Category: "x", Severity: SeverityError}}}
+	var lines [][]byte
+	for j := range 3000 {
+		v := fmt.Sprintf("Someone Number%d", j)
+		c.Rules[0].Values = append(c.Rules[0].Values, NewValue(v))
+		lines = append(lines, []byte("owner: "+v))
+	}
+	key := bytes.Repeat([]byte{4}, SealKeySize)
+	var buf bytes.Buffer
+	if err := Seal(&buf, c, key, nil); err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := LoadSealed(buf.Bytes(), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	var missed atomic.Int64
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, l := range lines {
+				if len(m.Find(l, nil)) != 1 {
+					missed.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if missed.Load() != 0 || m.IntegrityErr() != nil {
+		t.Fatalf("%d lines missed, %v", missed.Load(), m.IntegrityErr())
 	}
 }

@@ -24,14 +24,19 @@ func IsSealed(data []byte) bool {
 }
 
 // LoadSealed checks the sealed catalog data with sealKey and returns its
-// Matcher and description. Nothing is parsed or compiled: the header is
-// checked (magic, version, size), then the key (a wrong key is
-// ErrSealKeyWrong), then the integrity of every byte (HMAC-SHA256), then
-// the fingerprint key is decrypted and the tables' shapes are checked. On a
-// little-endian host with data 8-byte aligned, the Matcher uses the tables
-// in place: data must then stay unmodified for the Matcher's life (a
-// mapping of a file that is replaced, not rewritten in place). A damaged
-// or foreign file is ErrSealedInvalid with a value-free reason.
+// Matcher and description. Nothing is parsed or compiled, and the load
+// reads no more of the tables than their page tags: the header is checked
+// (magic, version, sizes), then the key (a wrong key is ErrSealKeyWrong),
+// then the integrity (HMAC-SHA256) of everything but the tables (header,
+// metadata, directory, page tags), then the fingerprint key is decrypted
+// and the directory's offsets and sizes are checked. The tables' pages are
+// checked against their tags the first time a lookup reads them: a
+// damaged page reads as absent, so no finding comes from it, and
+// Matcher.IntegrityErr reports it. On a little-endian host with data
+// 8-byte aligned, the Matcher uses the tables in place: data must then
+// stay unmodified for the Matcher's life (a mapping of a file that is
+// replaced, not rewritten in place). A damaged or foreign file is
+// ErrSealedInvalid with a value-free reason.
 func LoadSealed(data, sealKey []byte) (*Matcher, *Sealed, error) {
 	if len(sealKey) != SealKeySize {
 		return nil, nil, fmt.Errorf("sealed catalog: the seal key must be %d bytes", SealKeySize)
@@ -43,10 +48,11 @@ func LoadSealed(data, sealKey []byte) (*Matcher, *Sealed, error) {
 	if subtle.ConstantTimeCompare(keys.check[:], data[sealHdrKeyCheck:sealHdrKeyCheck+32]) != 1 {
 		return nil, nil, ErrSealKeyWrong
 	}
-	body := data[:len(data)-sealMACSize]
+	arrOff, tagOff := sealedRegions(data)
 	mac := hmac.New(sha256.New, keys.mac[:])
-	mac.Write(body)
-	if !hmac.Equal(mac.Sum(nil), data[len(body):]) {
+	mac.Write(data[:arrOff])
+	mac.Write(data[tagOff : len(data)-sealMACSize])
+	if !hmac.Equal(mac.Sum(nil), data[len(data)-sealMACSize:]) {
 		return nil, nil, sealedErr("integrity check failed: the file is damaged or was modified")
 	}
 	aead, err := newSealAEAD(&keys)
@@ -57,7 +63,8 @@ func LoadSealed(data, sealKey []byte) (*Matcher, *Sealed, error) {
 	if _, err := aead.Open(fp[:0], data[sealHdrNonce:sealHdrNonce+12], data[sealHdrFPKey:sealHdrFPKey+48], sealAAD(data[:sealHeaderSize])); err != nil {
 		return nil, nil, sealedErr("the fingerprint key cannot be decrypted")
 	}
-	m, s, err := parseSealed(data, keys.hash[:])
+	chk := newSealChecker(data, arrOff, tagOff, data[tagOff:len(data)-sealMACSize], keys.page, false)
+	m, s, err := parseSealed(data, keys.hash[:], chk)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -145,22 +152,38 @@ func checkSealedHeader(data []byte) error {
 	if n := binary.LittleEndian.Uint64(data[sealHdrFileSize:]); n != uint64(len(data)) {
 		return sealedErr("file is %d bytes but its header says %d: it is truncated or has extra bytes", len(data), n)
 	}
+	arrOff, tagOff := sealedRegions(data)
+	end := uint64(len(data) - sealMACSize)
+	if arrOff < sealHeaderSize || arrOff%sealAlign != 0 || tagOff < arrOff || tagOff > end ||
+		(tagOff-arrOff+sealPageSize-1)/sealPageSize*sealTagSize != end-tagOff {
+		return sealedErr("table region or page tags out of bounds")
+	}
 	return nil
 }
 
-// parseSealed builds the Matcher of data, whose header and integrity are
-// checked, with the tables' hash key hashKey. It checks every offset, size
-// and table entry, so that no content makes it or the Matcher's Find
-// panic, loop or read out of bounds.
-func parseSealed(data, hashKey []byte) (*Matcher, *Sealed, error) {
-	end := uint64(len(data) - sealMACSize)
+// sealedRegions returns the header's arrays start and page tags start
+// (checked by checkSealedHeader).
+func sealedRegions(data []byte) (arrOff, tagOff uint64) {
+	return binary.LittleEndian.Uint64(data[sealHdrArrOff:]), binary.LittleEndian.Uint64(data[sealHdrTagOff:])
+}
+
+// parseSealed builds the Matcher of data, whose header (checkSealedHeader)
+// and integrity but for the tables' pages are checked, with the tables'
+// hash key hashKey; chk checks the pages. It checks every offset and size
+// and checks whole the small arrays it uses whole (prefilter, rule sets),
+// and the lookups check what they read of the others (bitset.has,
+// table.getSealed), so that no content makes it or the Matcher's Find
+// panic, loop or read out of bounds. Its cost does not grow with the
+// tables.
+func parseSealed(data, hashKey []byte, chk *sealChecker) (*Matcher, *Sealed, error) {
+	arrOff, end := sealedRegions(data)
 	metaOff := binary.LittleEndian.Uint64(data[sealHdrMetaOff:])
 	metaLen := binary.LittleEndian.Uint64(data[sealHdrMetaLen:])
 	dirOff := binary.LittleEndian.Uint64(data[sealHdrDirOff:])
 	if binary.LittleEndian.Uint32(data[sealHdrDirCount:]) != sealArrays {
 		return nil, nil, sealedErr("unexpected table count")
 	}
-	for _, c := range data[sealHdrReserved:sealHeaderSize] {
+	for _, c := range append(data[sealHdrReserved:sealHdrArrOff:sealHdrArrOff], data[sealHdrReserved2:sealHeaderSize]...) {
 		if c != 0 {
 			return nil, nil, sealedErr("reserved header bytes are set")
 		}
@@ -168,7 +191,7 @@ func parseSealed(data, hashKey []byte) (*Matcher, *Sealed, error) {
 	if metaOff < sealHeaderSize || metaOff > end || metaLen > end-metaOff {
 		return nil, nil, sealedErr("rule metadata out of bounds")
 	}
-	if dirOff < metaOff+metaLen || dirOff > end || end-dirOff < sealArrays*sealDirEntrySize {
+	if dirOff < metaOff+metaLen || dirOff > arrOff || arrOff-dirOff < sealArrays*sealDirEntrySize {
 		return nil, nil, sealedErr("table directory out of bounds")
 	}
 	m := &Matcher{k: deriveKeys(hashKey)}
@@ -180,6 +203,7 @@ func parseSealed(data, hashKey []byte) (*Matcher, *Sealed, error) {
 	}
 	var u64 [sealArrays][]uint64
 	var u32 [sealArrays][]uint32
+	var aoff [sealArrays]uint64
 	dir := data[dirOff : dirOff+sealArrays*sealDirEntrySize]
 	for id := range sealArrays {
 		e := dir[id*sealDirEntrySize:]
@@ -188,10 +212,17 @@ func parseSealed(data, hashKey []byte) (*Matcher, *Sealed, error) {
 		}
 		off, n := binary.LittleEndian.Uint64(e[8:]), binary.LittleEndian.Uint64(e[16:])
 		sz := uint64(sealArrayElem[id])
-		if off%sealAlign != 0 || off < dirOff+sealArrays*sealDirEntrySize || off > end || n > (end-off)/sz {
+		if off%sealAlign != 0 || off < arrOff || off > end || n > (end-off)/sz {
 			return nil, nil, sealedErr("table %d out of bounds", id)
 		}
+		aoff[id] = off
 		b := data[off : off+n*sz]
+		if id == arrPre || id == arrMultiOff || id == arrMultiRules {
+			// Used whole: checked now (the prefilter is at most 32 KiB).
+			if !chk.okRange(off, n*sz) {
+				return nil, nil, sealedErr("integrity check failed: the file is damaged or was modified")
+			}
+		}
 		if sz == 8 {
 			u64[id] = viewU64(b)
 		} else {
@@ -222,9 +253,9 @@ func parseSealed(data, hashKey []byte) (*Matcher, *Sealed, error) {
 	bs := func(id int) bitset {
 		w := u64[id]
 		if len(w) == 0 {
-			w = make([]uint64, 1) // an empty filter: nothing is in it
+			return bitset{w: make([]uint64, 1), n: 64} // an empty filter: nothing is in it
 		}
-		return bitset{w: w, n: uint64(len(w)) * 64}
+		return bitset{w: w, n: uint64(len(w)) * 64, chk: chk, off: aoff[id] - arrOff}
 	}
 	nt := 0
 	tab := func(k, v int) table {
@@ -233,6 +264,9 @@ func parseSealed(data, hashKey []byte) (*Matcher, *Sealed, error) {
 		t, e := m.sealedTable(u64[k], u32[v], vb)
 		if e != nil && err == nil {
 			err = e
+		}
+		if len(t.keys) > 0 {
+			t.chk, t.koff, t.voff = chk, aoff[k]-arrOff, aoff[v]-arrOff
 		}
 		return t
 	}
@@ -260,66 +294,29 @@ func parseSealed(data, hashKey []byte) (*Matcher, *Sealed, error) {
 		m.sepHash[c] = fmix64(feed(m.k.tokF, uint64(asciiTab[c].fold)) ^ m.k.tokFfin)
 	}
 	m.setAnchorBits()
+	m.sealChk = chk
 	return m, s, nil
 }
 
-// sealedTable checks a hash table's arrays: the same length, a free slot
-// (a lookup of an absent key stops), and every value a rule or rule set
-// that exists.
+// sealedTable checks a hash table's shape: packed (no values, at most
+// maxPackedBits value bits) or keys and values of the same length. What a
+// slot holds is checked where it is read (table.getSealed).
 func (m *Matcher) sealedTable(keys []uint64, vals []uint32, vbits uint8) (table, error) {
-	if len(keys) == 0 {
+	t := table{keys: keys, vals: vals, nRules: uint32(len(m.rules)), nMulti: uint32(len(m.multi))}
+	switch {
+	case len(keys) == 0:
 		if len(vals) != 0 || vbits != 0 {
 			return table{}, sealedErr("hash table arrays differ in length")
 		}
 		return table{}, nil
-	}
-	if vbits == 0 {
-		return m.sealedPlainTable(keys, vals)
-	}
-	if len(vals) != 0 || vbits > maxPackedBits {
+	case vbits == 0:
+		if len(keys) != len(vals) {
+			return table{}, sealedErr("hash table arrays differ in length")
+		}
+	case len(vals) != 0 || vbits > maxPackedBits:
 		return table{}, sealedErr("hash table is not packed")
-	}
-	t := table{keys: keys, vbits: vbits, vmask: 1<<vbits - 1, nRules: uint32(len(m.rules))}
-	limit := uint64(len(m.rules) + len(m.multi))
-	free := false
-	for _, k := range keys {
-		if k == 0 {
-			free = true
-			continue
-		}
-		t.count++
-		if k&t.vmask >= limit {
-			return table{}, sealedErr("hash table names a rule that does not exist")
-		}
-	}
-	if !free {
-		return table{}, sealedErr("hash table has no free slot")
-	}
-	return t, nil
-}
-
-// sealedPlainTable checks an unpacked table (one with too many rule sets
-// to pack): keys and values of the same length, a free slot, every value
-// a rule or rule set that exists.
-func (m *Matcher) sealedPlainTable(keys []uint64, vals []uint32) (table, error) {
-	if len(keys) != len(vals) {
-		return table{}, sealedErr("hash table arrays differ in length")
-	}
-	t := table{keys: keys, vals: vals}
-	free := false
-	for i, k := range keys {
-		if k == 0 {
-			free = true
-			continue
-		}
-		t.count++
-		v := vals[i]
-		if v < multiFlag && int(v) >= len(m.rules) || v >= multiFlag && int(v-multiFlag) >= len(m.multi) {
-			return table{}, sealedErr("hash table names a rule that does not exist")
-		}
-	}
-	if !free {
-		return table{}, sealedErr("hash table has no free slot")
+	default:
+		t.vbits, t.vmask = vbits, 1<<vbits-1
 	}
 	return t, nil
 }

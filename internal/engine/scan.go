@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/privscan/privscan/broker"
 	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/internal/config"
 	"github.com/privscan/privscan/internal/gitsrc"
@@ -121,6 +122,11 @@ func (e *Engine) Scan(ctx context.Context, req Request, h finding.Handler) (*Res
 	sum, err := scanner.Run(ctx, src, opts, g)
 	if err != nil {
 		return nil, ScanError(err)
+	}
+	// A sealed catalog's pages are checked when first read: a damaged
+	// one gave no finding, and fails the scan.
+	if err := m.IntegrityErr(); err != nil {
+		return nil, broker.IntegrityError(err)
 	}
 	return &Result{Summary: sum, Failed: g.hit, FailOn: failOn, Comparison: comparison}, nil
 }

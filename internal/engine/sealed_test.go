@@ -2,12 +2,18 @@ package engine
 
 import (
 	"bytes"
+	"context"
+	"encoding/binary"
 	"encoding/hex"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
+	"github.com/privscan/privscan/broker"
 	"github.com/privscan/privscan/catalog"
 )
 
@@ -58,5 +64,47 @@ func TestSealedCatalogCache(t *testing.T) {
 	runtime.GC()
 	if len(first.Find([]byte("hello Jane Doe"), nil)) != 1 || len(second.Find([]byte("Bluebird Rising"), nil)) != 1 {
 		t.Fatal("a loaded sealed catalog stopped finding")
+	}
+}
+
+// TestSealedDamagedFailsScan: a sealed catalog whose table pages were
+// modified loads (its pages are checked when a lookup reads them), finds
+// nothing from the damaged pages, and the scan that read them fails as
+// catalog_invalid.
+func TestSealedDamagedFailsScan(t *testing.T) {
+	md := "## PER\n- category: person\n\n```values\nJane Doe\n"
+	for i := range 20000 {
+		md += fmt.Sprintf("Person Number%d\n", i)
+	}
+	c, err := catalog.Parse([]byte(md + "```\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := bytes.Repeat([]byte{9}, catalog.SealKeySize)
+	var b bytes.Buffer
+	// A fixed salt: the table slot of the value is the same every run.
+	if err := catalog.Seal(&b, c, key, &catalog.SealOptions{Rand: bytes.NewReader(make([]byte, 64))}); err != nil {
+		t.Fatal(err)
+	}
+	data := b.Bytes()
+	// Flip a byte in every page of the literal hash table (directory
+	// entry 3: offset and count of 8-byte keys) but the last, which it
+	// may share with the prefilter (checked at load).
+	e := data[binary.LittleEndian.Uint64(data[152:])+3*24:]
+	off, n := binary.LittleEndian.Uint64(e[8:]), binary.LittleEndian.Uint64(e[16:])*8
+	for at := off; at+4096 < off+n; at += 512 {
+		data[at] ^= 0x40
+	}
+	m, _, err := catalog.LoadSealed(data, key)
+	if err != nil {
+		t.Fatalf("a damaged table page is checked when read, not at load: %v", err)
+	}
+	var got collected
+	_, err = newEngine(t).Scan(context.Background(), Request{Matcher: m, Target: Text(strings.NewReader("hi Jane Doe"), "", "")}, &got)
+	if !errors.Is(err, broker.ErrCatalogInvalid) || Hint(err) == "" {
+		t.Fatalf("err = %v, want catalog_invalid with a hint", err)
+	}
+	if got.where() != "" {
+		t.Fatalf("findings %q from a damaged page", got.where())
 	}
 }
