@@ -29,10 +29,11 @@ func UniqueRules(n int) ([]catalog.Rule, []int) {
 // UniqueValue returns value i (0 ≤ i < n) of a catalog of n unique values:
 // a value of the kind of its rule (UniqueRules), drawn from a generator
 // seeded by seed and i (so any value is computed on its own, in O(1)),
-// with a tag of lowercase letters that spells i (uppercase for account
-// IDs) as its own word. The tag makes every value distinct, also after
-// case folding and identifier splitting, for any n up to 26^7 (Values
-// runs out of distinct values at a few million).
+// with a tag that spells i in lowercase letters (uppercase for account
+// IDs) appended to one of its words, so that it has as many words as a
+// value of Values. Tags have one width per n: every value is distinct,
+// also after case folding and identifier splitting, for any n up to 26^7
+// (Values runs out of distinct values at a few million).
 func UniqueValue(seed int64, n, i int) string {
 	_, counts := UniqueRules(n)
 	g, j := 0, i
@@ -44,19 +45,19 @@ func UniqueValue(seed int64, n, i int) string {
 	t := uniqueTag(i, n)
 	switch g {
 	case 0:
-		return Person(r) + " " + strings.ToUpper(t[:1]) + t[1:]
+		return Person(r) + t
 	case 1:
 		v := Email(r)
 		at := strings.LastIndexByte(v, '@')
-		return v[:at] + "." + t + v[at:]
+		return v[:at] + t + v[at:]
 	case 2:
 		v := Host(r)
 		dot := strings.IndexByte(v, '.')
-		return v[:dot] + "-" + t + v[dot:]
+		return v[:dot] + t + v[dot:]
 	case 3:
-		return Codename(r) + " " + strings.ToUpper(t[:1]) + t[1:]
+		return Codename(r) + t
 	}
-	return Account(r) + "-" + strings.ToUpper(t)
+	return Account(r) + strings.ToUpper(t)
 }
 
 // uniqueTag spells i in base 26 (a-z), as wide as n needs and at least 4
