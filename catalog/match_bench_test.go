@@ -81,44 +81,65 @@ func BenchmarkCompile(b *testing.B) {
 // holding a catalog value) line by line.
 func BenchmarkFind(b *testing.B) {
 	for _, sz := range benchSizes {
-		b.Run(sz.name, func(b *testing.B) {
-			c := benchCatalog(sz.n)
-			m, err := catalog.Compile(c, &catalog.CompileOptions{HashKey: []byte("bench-key")})
-			if err != nil {
-				b.Fatal(err)
-			}
-			vals := synth.Values(1, sz.n)
-			var plant []string
-			for i := 0; i < len(vals); i += len(vals) / 500 {
-				plant = append(plant, vals[i])
-			}
-			text := synth.Text(2, 1<<20, plant)
-			var lines [][]byte
-			for l := range bytes.Lines(text) {
-				lines = append(lines, bytes.TrimSuffix(l, []byte("\n")))
-			}
-			dst := make([]catalog.Match, 0, 64)
-			hits := 0
-			b.SetBytes(int64(len(text)))
-			b.ResetTimer()
-			cpu0 := cpuTime()
-			for i := 0; i < b.N; i++ {
-				hits = 0
-				for _, l := range lines {
-					dst = m.Find(l, dst[:0])
-					hits += len(dst)
-				}
-			}
-			b.StopTimer()
-			if cpu := cpuTime() - cpu0; cpu > 0 {
-				b.ReportMetric(float64(len(text))*float64(b.N)/(1<<20)/cpu.Seconds(), "cpu-MB/s")
-			}
-			if hits < 500 {
-				b.Fatalf("only %d matches", hits)
-			}
-			b.ReportMetric(float64(hits), "matches/op")
-		})
+		for _, form := range []string{"", "-literal", "-sealed"} {
+			b.Run(sz.name+form, func(b *testing.B) { benchFind(b, sz.n, form) })
+		}
 	}
+}
+
+// benchFind is BenchmarkFind of the catalog of n values: form "" is the
+// whole catalog compiled, "-literal" its literal and identifier rules
+// compiled, "-sealed" those sealed and loaded (the matcher checks its
+// table pages as the first iteration reads them).
+func benchFind(b *testing.B, n int, form string) {
+	c := benchCatalog(n)
+	if form != "" {
+		c = literalOnly(c)
+	}
+	m, err := catalog.Compile(c, &catalog.CompileOptions{HashKey: []byte("bench-key")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if form == "-sealed" {
+		var buf bytes.Buffer
+		key := bytes.Repeat([]byte{1}, catalog.SealKeySize)
+		if err := catalog.Seal(&buf, c, key, nil); err != nil {
+			b.Fatal(err)
+		}
+		if m, _, err = catalog.LoadSealed(buf.Bytes(), key); err != nil {
+			b.Fatal(err)
+		}
+	}
+	vals := synth.Values(1, n)
+	var plant []string
+	for i := 0; i < len(vals); i += len(vals) / 500 {
+		plant = append(plant, vals[i])
+	}
+	text := synth.Text(2, 1<<20, plant)
+	var lines [][]byte
+	for l := range bytes.Lines(text) {
+		lines = append(lines, bytes.TrimSuffix(l, []byte("\n")))
+	}
+	dst := make([]catalog.Match, 0, 64)
+	hits := 0
+	b.SetBytes(int64(len(text)))
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		hits = 0
+		for _, l := range lines {
+			dst = m.Find(l, dst[:0])
+			hits += len(dst)
+		}
+	}
+	b.StopTimer()
+	if cpu := cpuTime() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(len(text))*float64(b.N)/(1<<20)/cpu.Seconds(), "cpu-MB/s")
+	}
+	if hits < 500 {
+		b.Fatalf("only %d matches", hits)
+	}
+	b.ReportMetric(float64(hits), "matches/op")
 }
 
 // TestCompilePeakMemory measures Compile's peak heap for a large synthetic
