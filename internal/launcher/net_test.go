@@ -84,3 +84,47 @@ func TestNetRecords(t *testing.T) {
 		t.Fatal("PostToolUse after a command that committed did not start privscan")
 	}
 }
+
+// TestPayloadFields: the launcher reads tool_use_id, cwd and tool_name out
+// of a payload with shell builtins (json_str, payload_fields): the last
+// occurrence of each key, a value taken as it is, and nothing for a value
+// that needs unescaping or is not a plain token. Quoted keys inside a
+// command are escaped in JSON, so they never count.
+func TestPayloadFields(t *testing.T) {
+	skipUnlessPOSIX(t)
+	script, err := os.ReadFile(filepath.Join(repoRoot(t), "scripts", "privscan-launch"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The two functions, without the launcher's top-level code.
+	src := string(script)
+	start := strings.Index(src, "json_str() {")
+	end := strings.Index(src, "# state_dir sets state")
+	if start < 0 || end < start {
+		t.Fatal("json_str and payload_fields not found in the launcher")
+	}
+	funcs := src[start:end]
+	long := strings.Repeat("a", 128)
+	for _, tc := range []struct{ payload, want string }{
+		{`{"session_id":"s","cwd":"/home/u/repo","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_01ABC"}`, "toolu_01ABC|/home/u/repo|Bash"},
+		{`{"session_id": "s", "cwd" : "/a b/c", "tool_name": "Edit", "tool_input": {"file_path": "/x"}, "tool_use_id": "toolu-x_9"}`, "toolu-x_9|/a b/c|Edit"},
+		{`{"cwd":"/a\\b","tool_name":"Bash","tool_use_id":"bad id"}`, "||Bash"},
+		{`{"cwd":"/a\"b","tool_name":"Bash","tool_use_id":"ok"}`, "ok||Bash"},
+		{`{"tool_name":"Bash","tool_input":{"command":"echo \"cwd\": \"/evil\""},"cwd":"/good","tool_use_id":"t1"}`, "t1|/good|Bash"},
+		{`{"cwd":"/good","tool_input":{"command":"x \"tool_use_id\":\"zz\""},"tool_use_id":"t2"}`, "t2|/good|"},
+		{`{"cwd":"","tool_name":"","tool_use_id":""}`, "||"},
+		{`{"nothing":1}`, "||"},
+		{`{"tool_use_id":"` + long + `"}`, long + "||"},
+		{`{"tool_use_id":"` + long + `a"}`, "||"},
+		{`{"tool_use_id":123,"cwd":null}`, "||"},
+		{`{"cwd":"/first","tool_input":{"cwd":"/second"},"tool_use_id":"x1","tool_use_id":"x2"}`, "x2|/second|"},
+		{`{"cwd":"/é/ü","tool_name":"Write","tool_use_id":"t3","tool_input":{"content":"\"cwd\"x"}}`, "t3|/é/ü|Write"},
+	} {
+		cmd := exec.Command("/bin/sh", "-c", funcs+"\npayload_fields\nprintf '%s|%s|%s' \"$id\" \"$cwd\" \"$tool\"")
+		cmd.Env = []string{"payload=" + tc.payload, "PATH=/usr/bin:/bin"}
+		out, err := cmd.Output()
+		if err != nil || string(out) != tc.want {
+			t.Errorf("%s\n got %q (%v), want %q", tc.payload, out, err, tc.want)
+		}
+	}
+}
