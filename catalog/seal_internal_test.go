@@ -265,6 +265,10 @@ func TestSealedRegionsDamaged(t *testing.T) {
 	if found < len(lines) {
 		t.Fatalf("only %d findings in %d lines", found, len(lines))
 	}
+	other, err := Compile(&Catalog{Rules: []Rule{{ID: "OTHER", Category: "x", Severity: SeverityError, Values: []Value{NewValue("Other Value")}}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	arrOff, tagOff := sealedRegions(data)
 	metaOff := binary.LittleEndian.Uint64(data[sealHdrMetaOff:])
 	metaLen := binary.LittleEndian.Uint64(data[sealHdrMetaLen:])
@@ -312,13 +316,22 @@ func TestSealedRegionsDamaged(t *testing.T) {
 					}
 				}
 			}
+			// Checking every page finds it, in a combination too.
+			m2, _, _ := LoadSealed(b, key)
+			comb, err := Combine(other, m2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := comb.CheckIntegrity(); !errors.Is(err, ErrSealedInvalid) {
+				t.Fatalf("%s: CheckIntegrity of a flipped byte at %d: %v", name, at, err)
+			}
 			// Reading the damaged page reports it.
 			if m.sealChk.okRange(at, 1) || m.IntegrityErr() == nil || !errors.Is(m.IntegrityErr(), ErrSealedInvalid) {
 				t.Fatalf("%s: a flipped byte at %d was not detected when read", name, at)
 			}
 		}
 	}
-	if intact.IntegrityErr() != nil {
+	if intact.IntegrityErr() != nil || intact.CheckIntegrity() != nil {
 		t.Fatal("the intact file reports damage")
 	}
 	if !intact.sealChk.okRange(arrOff, tagOff-arrOff) {

@@ -298,6 +298,11 @@ func (e *Engine) Redactor(req Request) (*scanner.Redactor, error) {
 			return nil, err
 		}
 	}
+	// A value on a damaged page of a sealed catalog would pass through
+	// unredacted: every page is checked first.
+	if err := m.CheckIntegrity(); err != nil {
+		return nil, broker.IntegrityError(err)
+	}
 	cfg, _, err := RepoFiles("", req.ConfigPath)
 	if err != nil {
 		return nil, configError(err)

@@ -67,26 +67,34 @@ func TestSealedCatalogCache(t *testing.T) {
 	}
 }
 
+// sealedPeople seals a catalog of 20001 person names (Jane Doe and
+// synthetic ones), large enough that its tables span pages that no load
+// reads whole, with a fixed salt (the same table slots every run).
+func sealedPeople(t *testing.T) (data, key []byte) {
+	var md strings.Builder
+	md.WriteString("## PER\n- category: person\n\n```values\nJane Doe\n")
+	for i := range 20000 {
+		fmt.Fprintf(&md, "Person Number%d\n", i)
+	}
+	md.WriteString("```\n")
+	c, err := catalog.Parse([]byte(md.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	key = bytes.Repeat([]byte{9}, catalog.SealKeySize)
+	var b bytes.Buffer
+	if err := catalog.Seal(&b, c, key, &catalog.SealOptions{Rand: bytes.NewReader(make([]byte, 64))}); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes(), key
+}
+
 // TestSealedDamagedFailsScan: a sealed catalog whose table pages were
 // modified loads (its pages are checked when a lookup reads them), finds
 // nothing from the damaged pages, and the scan that read them fails as
 // catalog_invalid.
 func TestSealedDamagedFailsScan(t *testing.T) {
-	md := "## PER\n- category: person\n\n```values\nJane Doe\n"
-	for i := range 20000 {
-		md += fmt.Sprintf("Person Number%d\n", i)
-	}
-	c, err := catalog.Parse([]byte(md + "```\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	key := bytes.Repeat([]byte{9}, catalog.SealKeySize)
-	var b bytes.Buffer
-	// A fixed salt: the table slot of the value is the same every run.
-	if err := catalog.Seal(&b, c, key, &catalog.SealOptions{Rand: bytes.NewReader(make([]byte, 64))}); err != nil {
-		t.Fatal(err)
-	}
-	data := b.Bytes()
+	data, key := sealedPeople(t)
 	// Flip a byte in every page of the literal hash table (directory
 	// entry 3: offset and count of 8-byte keys) but the last, which it
 	// may share with the prefilter (checked at load).
@@ -106,5 +114,32 @@ func TestSealedDamagedFailsScan(t *testing.T) {
 	}
 	if got.where() != "" {
 		t.Fatalf("findings %q from a damaged page", got.where())
+	}
+}
+
+// TestSealedDamagedRedactor: redaction checks every page of a sealed
+// catalog first (a value on a damaged page would pass through
+// unredacted): a damaged one is catalog_invalid before any output.
+func TestSealedDamagedRedactor(t *testing.T) {
+	data, key := sealedPeople(t)
+	m, _, err := catalog.LoadSealed(data, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := newEngine(t).Redactor(Request{Matcher: m}); err != nil {
+		t.Fatalf("intact: %v", err)
+	}
+	// The first byte of the first array (directory entry 0) is on a
+	// page no load reads whole.
+	e := data[binary.LittleEndian.Uint64(data[152:]):]
+	if binary.LittleEndian.Uint64(e[16:]) == 0 {
+		t.Fatal("the first array is empty")
+	}
+	data[binary.LittleEndian.Uint64(e[8:])] ^= 1
+	if m, _, err = catalog.LoadSealed(data, key); err != nil {
+		t.Fatalf("a damaged table page is checked when read, not at load: %v", err)
+	}
+	if _, err := newEngine(t).Redactor(Request{Matcher: m}); !errors.Is(err, broker.ErrCatalogInvalid) {
+		t.Fatalf("damaged: %v", err)
 	}
 }
