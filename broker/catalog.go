@@ -114,8 +114,10 @@ type CheckedCatalog struct {
 // CheckCatalog reads, parses and compiles every catalog of the selection
 // (so that what parsing cannot check, such as regex syntax and limits,
 // fails as catalog_invalid too) and checks that rule IDs are unique across
-// them, as OpenCatalog does. It returns each catalog for counts and lint
-// (privscan catalog check) and drops the compiled matchers.
+// them, as OpenCatalog does. A sealed catalog has the integrity of every
+// page of its tables checked (a scan checks only the pages it reads). It
+// returns each catalog for counts and lint (privscan catalog check) and
+// drops the compiled matchers.
 func (b *Broker) CheckCatalog(key string) ([]CheckedCatalog, CatalogInfo, error) {
 	ls, sel, info, err := b.loadAll(key, nil, true)
 	if err != nil {
@@ -124,6 +126,11 @@ func (b *Broker) CheckCatalog(key string) ([]CheckedCatalog, CatalogInfo, error)
 	ms := make([]*catalog.Matcher, len(ls))
 	out := make([]CheckedCatalog, len(ls))
 	for i, l := range ls {
+		if l.sealed != nil {
+			if err := l.m.CheckIntegrity(); err != nil {
+				return nil, CatalogInfo{}, b.sealedErr(sel, i, err)
+			}
+		}
 		ms[i] = l.m
 		out[i] = CheckedCatalog{Part: l.info, Catalog: l.cat, Sealed: l.sealed, Rules: l.m.Rules()}
 	}
