@@ -120,7 +120,8 @@ func (c *compiledCache) entry(data []byte) string {
 }
 
 // load returns the compiled catalog of data, or nil when the cache does
-// not have it (an entry that does not load is removed).
+// not have it (an entry that does not load, or has a damaged page, is
+// removed).
 func (c *compiledCache) load(data []byte) *catalog.Matcher {
 	path := c.entry(data)
 	f, err := os.Open(path)
@@ -133,6 +134,13 @@ func (c *compiledCache) load(data []byte) *catalog.Matcher {
 		return nil
 	}
 	m, _, err := catalog.OpenSealed(f, fi.Size(), c.key)
+	if err == nil {
+		// Every page now, not when a lookup first reads it: a damaged
+		// entry is rebuilt here rather than failing scans until it
+		// expires (an entry is the size of a compiled catalog; checking it
+		// costs about what hashing the Markdown for its name did).
+		err = m.CheckIntegrity()
+	}
 	if err != nil {
 		os.Remove(path)
 		return nil

@@ -129,9 +129,10 @@ within --max-time also ends with exit 2; treat the output as incomplete.`,
 	"catalog": `privscan catalog check [--catalog-key KEY]
 privscan catalog seal [--catalog-key KEY] [--key-file F] -o FILE.sealed
 
-check parses and lints the catalog (or loads a sealed one); prints value
-counts per rule, category and severity, and lint warnings. Never prints a
-value.
+check parses and lints the catalog (or loads a sealed one and checks the
+integrity of every page of its tables, which a scan checks only as it
+reads them); prints value counts per rule, category and severity, and lint
+warnings. Never prints a value.
 
 seal compiles the literal and identifier rules of a Markdown catalog into a
 sealed catalog: keyed hashes and rule metadata, no value in any form that can
