@@ -86,9 +86,6 @@ func Exit(stderr io.Writer, err error) int {
 	if err == nil {
 		return 0
 	}
-	fmt.Fprintf(stderr, "privscan: error: %s\n", render.OneLine(err.Error()))
-	if h := engine.Hint(err); h != "" {
-		fmt.Fprintf(stderr, "privscan: hint: %s\n", render.OneLine(h))
-	}
+	render.Error(stderr, err.Error(), engine.Hint(err))
 	return 2
 }

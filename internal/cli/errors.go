@@ -51,11 +51,7 @@ func Report(stderr io.Writer, err error) int {
 	if code != ExitError {
 		return code
 	}
-	msg := err.Error()
-	fmt.Fprintf(stderr, "privscan: error: %s\n", render.OneLine(msg))
-	if h := hintFor(err); h != "" {
-		fmt.Fprintf(stderr, "privscan: hint: %s\n", render.OneLine(h))
-	}
+	render.Error(stderr, err.Error(), hintFor(err))
 	return code
 }
 

@@ -5,6 +5,7 @@ package render
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"unicode/utf8"
 
@@ -88,6 +89,19 @@ func short(commit string) string {
 		return commit[:12]
 	}
 	return commit
+}
+
+// Error writes an error as every privscan command reports one on stderr:
+//
+//	privscan: error: <msg>
+//	privscan: hint: <hint>      (when hint is not empty)
+//
+// each through OneLine.
+func Error(w io.Writer, msg, hint string) {
+	fmt.Fprintf(w, "privscan: error: %s\n", OneLine(msg))
+	if hint != "" {
+		fmt.Fprintf(w, "privscan: hint: %s\n", OneLine(hint))
+	}
 }
 
 // OneLine makes s safe to print as (part of) one line of output, to a
