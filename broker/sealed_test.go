@@ -11,20 +11,13 @@ import (
 	"testing"
 
 	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/internal/sealtest"
 )
 
 // sealFile seals the Markdown catalog md into path with key.
 func sealFile(t *testing.T, path, md string, key []byte) {
 	t.Helper()
-	c, err := catalog.Parse([]byte(md))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if err := catalog.Seal(&b, c, key, nil); err != nil {
-		t.Fatal(err)
-	}
-	write(t, path, b.String())
+	write(t, path, string(sealtest.Seal(t, md, key)))
 }
 
 func TestSealedCatalogs(t *testing.T) {

@@ -112,14 +112,7 @@ func TestSealManyRuleSets(t *testing.T) {
 		t.Fatalf("only %d rule sets: the test needs more than %d value bits", len(md.multi), maxPackedBits)
 	}
 	key := bytes.Repeat([]byte{3}, SealKeySize)
-	var buf bytes.Buffer
-	if err := Seal(&buf, c, key, nil); err != nil {
-		t.Fatal(err)
-	}
-	m, _, err := LoadSealed(buf.Bytes(), key)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := sealAndLoad(t, c, key)
 	if m.lit.tab.vbits != 0 {
 		t.Fatal("the table was packed")
 	}
@@ -350,14 +343,7 @@ func TestSealedPageChecksConcurrent(t *testing.T) {
 		lines = append(lines, []byte("owner: "+v))
 	}
 	key := bytes.Repeat([]byte{4}, SealKeySize)
-	var buf bytes.Buffer
-	if err := Seal(&buf, c, key, nil); err != nil {
-		t.Fatal(err)
-	}
-	m, _, err := LoadSealed(buf.Bytes(), key)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := sealAndLoad(t, c, key)
 	var wg sync.WaitGroup
 	var missed atomic.Int64
 	for range 8 {
@@ -375,4 +361,18 @@ func TestSealedPageChecksConcurrent(t *testing.T) {
 	if missed.Load() != 0 || m.IntegrityErr() != nil {
 		t.Fatalf("%d lines missed, %v", missed.Load(), m.IntegrityErr())
 	}
+}
+
+// sealAndLoad seals c with key and loads it, failing t on any error.
+func sealAndLoad(t *testing.T, c *Catalog, key []byte) *Matcher {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := Seal(&buf, c, key, nil); err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := LoadSealed(buf.Bytes(), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

@@ -8,19 +8,12 @@ import (
 
 	"github.com/privscan/privscan/catalog"
 	"github.com/privscan/privscan/internal/action"
+	"github.com/privscan/privscan/internal/sealtest"
 )
 
 func sealed(t *testing.T, md string, key []byte) string {
 	t.Helper()
-	c, err := catalog.Parse([]byte(md))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if err := catalog.Seal(&b, c, key, nil); err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
+	return string(sealtest.Seal(t, md, key))
 }
 
 // TestSealedCatalogFromBase: a sealed catalog committed to the repository

@@ -15,6 +15,7 @@ import (
 
 	"github.com/privscan/privscan/broker"
 	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/internal/sealtest"
 )
 
 // TestSealedCatalogCache: the engine's catalog cache (which the MCP server
@@ -27,16 +28,8 @@ func TestSealedCatalogCache(t *testing.T) {
 	key := bytes.Repeat([]byte{9}, catalog.SealKeySize)
 	p := filepath.Join(dir, "catalog.sealed")
 	seal := func(md string) {
-		c, err := catalog.Parse([]byte(md))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var b bytes.Buffer
-		if err := catalog.Seal(&b, c, key, nil); err != nil {
-			t.Fatal(err)
-		}
 		tmp := p + ".tmp"
-		if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(tmp, sealtest.Seal(t, md, key), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.Rename(tmp, p); err != nil {
