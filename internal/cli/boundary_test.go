@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/privscan/privscan/internal/cli"
+	"github.com/privscan/privscan/internal/mcpcmd"
 )
 
 // boundaryBig runs the cases at 16 and 64 MiB too (a few seconds each
@@ -190,7 +191,7 @@ func mcpText(t *testing.T, text string, redact bool) ([]position, string) {
 	done := make(chan int, 1)
 	go func() {
 		e := &cli.Env{Args: []string{"mcp"}, Stdin: inR, Stdout: outW, Stderr: &stderr,
-			Getenv: func(k string) string { return env[k] }, Dir: dir}
+			Getenv: func(k string) string { return env[k] }, Dir: dir, ServeMCP: mcpcmd.Serve}
 		code := cli.Report(&stderr, cli.Run(context.Background(), e))
 		outW.Close()
 		done <- code

@@ -24,6 +24,11 @@ type Env struct {
 	// StderrTTY and StdoutTTY say whether the streams are terminals (progress
 	// bar, colour).
 	StderrTTY, StdoutTTY bool
+	// ServeMCP serves "privscan mcp" in this process with the parsed
+	// options. privscan leaves it nil and runs the privscan-mcp binary
+	// instead (cmd/privscan-mcp sets it), so that no other command pays
+	// for starting the MCP server's libraries.
+	ServeMCP func(ctx context.Context, env *Env, opts MCPOptions) error
 }
 
 // Version is the privscan version, set at build time with

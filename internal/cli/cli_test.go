@@ -13,11 +13,14 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/privscan/privscan/internal/cli"
+	"github.com/privscan/privscan/internal/mcpcmd"
 )
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"privscan": func() { os.Exit(cli.Main(context.Background())) },
+		// What "privscan mcp" runs (found on PATH in scripts).
+		"privscan-mcp": func() { os.Exit(mcpcmd.Main(context.Background())) },
 	})
 }
 

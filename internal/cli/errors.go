@@ -29,13 +29,22 @@ func usagef(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
+// exitStatus ends privscan with the exit code of the program it ran
+// (privscan-mcp), which has reported its own errors: it is not printed.
+type exitStatus int
+
+func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
 // ExitCode maps an error returned by Run to the process exit code.
 func ExitCode(err error) int {
+	var es exitStatus
 	switch {
 	case err == nil:
 		return ExitClean
 	case errors.Is(err, ErrFindings):
 		return ExitFindings
+	case errors.As(err, &es):
+		return int(es)
 	}
 	return ExitError
 }
@@ -48,7 +57,8 @@ func ExitCode(err error) int {
 // and returns the exit code.
 func Report(stderr io.Writer, err error) int {
 	code := ExitCode(err)
-	if code != ExitError {
+	var es exitStatus
+	if code != ExitError || errors.As(err, &es) {
 		return code
 	}
 	render.Error(stderr, err.Error(), hintFor(err))

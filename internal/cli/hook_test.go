@@ -13,6 +13,7 @@ import (
 
 	"github.com/privscan/privscan/internal/claudehook"
 	"github.com/privscan/privscan/internal/cli"
+	"github.com/privscan/privscan/internal/mcpcmd"
 )
 
 const (
@@ -248,14 +249,14 @@ func assertNoCanary(t *testing.T, s string) {
 func TestMCPCommandUsage(t *testing.T) {
 	for _, args := range [][]string{{"mcp", "--http", "0.0.0.0:1"}, {"mcp", "extra"}, {"mcp", "--root", "/nonexistent/dir"}} {
 		var stdout, stderr bytes.Buffer
-		e := &cli.Env{Args: args, Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }, Dir: t.TempDir()}
+		e := &cli.Env{Args: args, Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }, Dir: t.TempDir(), ServeMCP: mcpcmd.Serve}
 		if code := cli.Report(&stderr, cli.Run(context.Background(), e)); code != 2 || stdout.Len() > 0 {
 			t.Errorf("%v: exit %d stdout %q", args, code, stdout.String())
 		}
 	}
 	// stdio with no input: serves nothing and exits cleanly.
 	var stdout, stderr bytes.Buffer
-	e := &cli.Env{Args: []string{"mcp"}, Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }, Dir: t.TempDir()}
+	e := &cli.Env{Args: []string{"mcp"}, Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }, Dir: t.TempDir(), ServeMCP: mcpcmd.Serve}
 	if err := cli.Run(context.Background(), e); err != nil || stdout.Len() > 0 {
 		t.Fatalf("mcp on empty stdin: %v, stdout %q", err, stdout.String())
 	}

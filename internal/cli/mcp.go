@@ -5,9 +5,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
 	"strings"
+	"time"
 
-	"github.com/privscan/privscan/internal/mcpserver"
+	"github.com/privscan/privscan/internal/loopback"
 )
 
 // MCPHelp is the help text of "privscan mcp".
@@ -25,6 +30,13 @@ $XDG_STATE_HOME/privscan/audit.jsonl (~/.local/state/privscan/ when unset):
 tool, a keyed digest of the key, agent_id (argument, else PRIVSCAN_AGENT,
 else "unknown"), counts and duration; never a key, a value or scanned text.
 
+The server is the privscan-mcp binary, installed beside privscan by the
+release archives, the Claude Code plugin and
+"go install github.com/privscan/privscan/cmd/...@<version>":
+"privscan mcp" runs it (so that no other command pays for starting the
+server's libraries), and "privscan-mcp [--http <addr>] [--root <dir>]..."
+is the same server.
+
 Claude Code without the plugin:
   claude mcp add privscan -- privscan mcp`
 
@@ -38,6 +50,12 @@ func (r *rootFlags) Set(v string) error {
 	}
 	*r = append(*r, v)
 	return nil
+}
+
+// MCPOptions are the parsed arguments of "privscan mcp".
+type MCPOptions struct {
+	HTTP  string   // --http: the loopback address to serve Streamable HTTP on; "" means stdio
+	Roots []string // --root: more directories scan_diff may read, absolute
 }
 
 func runMCP(ctx context.Context, env *Env, args []string) error {
@@ -57,30 +75,90 @@ func runMCP(ctx context.Context, env *Env, args []string) error {
 		return usagef("mcp takes no arguments")
 	}
 	if *httpAddr != "" {
-		if _, err := mcpserver.ListenAddr(*httpAddr); err != nil {
+		if _, err := loopback.ListenAddr(*httpAddr); err != nil {
 			return usagef("%s", err.Error())
 		}
 	}
-	for i, r := range roots {
-		roots[i] = absPath(env, r)
+	if env.ServeMCP != nil {
+		opts := MCPOptions{HTTP: *httpAddr}
+		for _, r := range roots {
+			opts.Roots = append(opts.Roots, absPath(env, r))
+		}
+		return env.ServeMCP(ctx, env, opts)
 	}
-	srv, err := mcpserver.New(mcpserver.Options{
-		Dir:     env.Dir,
-		Roots:   roots,
-		Getenv:  env.Getenv,
-		Stderr:  env.Stderr,
-		Version: ToolVersion(),
-	})
+	return runMCPBinary(ctx, env, args)
+}
+
+// mcpBinaryName is the MCP server's binary.
+const mcpBinaryName = "privscan-mcp"
+
+// errNoMCPBinary: privscan-mcp is neither beside privscan nor on PATH.
+var errNoMCPBinary = errors.New("the MCP server, privscan-mcp, is not installed beside privscan or on PATH")
+
+// findMCPBinary returns the privscan-mcp to run: the one beside the running
+// executable (see mcpBeside), else privscan-mcp on PATH.
+func findMCPBinary() (string, error) {
+	if self, err := os.Executable(); err == nil {
+		if p := mcpBeside(self); p != "" {
+			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+				return p, nil
+			}
+		}
+	}
+	if p, err := exec.LookPath(mcpBinaryName); err == nil {
+		return p, nil
+	}
+	return "", errNoMCPBinary
+}
+
+// mcpBeside names the privscan-mcp that belongs beside the privscan
+// binary self, named as self is: privscan-mcp beside privscan,
+// privscan-mcp.exe beside privscan.exe, privscan-mcp-1.2.3 beside
+// privscan-1.2.3 (as the Claude Code plugin installs them). It is "" when
+// self is not named privscan-something.
+func mcpBeside(self string) string {
+	dir, base := filepath.Split(self)
+	rest, ok := strings.CutPrefix(base, "privscan")
+	if !ok || (rest != "" && rest[0] != '-' && rest[0] != '.') {
+		return ""
+	}
+	return filepath.Join(dir, mcpBinaryName+rest)
+}
+
+// runMCPBinary runs privscan-mcp with args on env's streams and ends with
+// its exit code. It has reported its own errors. An interrupt or SIGTERM
+// of privscan (ctx done) is passed on as an interrupt, and the server is
+// killed if it has not stopped 10 s later.
+func runMCPBinary(ctx context.Context, env *Env, args []string) error {
+	bin, err := findMCPBinary()
 	if err != nil {
-		return withHint(fmt.Errorf("mcp: %w", err), "--root must name an existing directory")
+		v := Version
+		if v == "" || !strings.HasPrefix(v, "v") {
+			v = "latest"
+		}
+		return withHint(fmt.Errorf("mcp: %w", err),
+			"install it from the same release as privscan (every release archive has it), or with: go install github.com/privscan/privscan/cmd/privscan-mcp@"+v)
 	}
-	// Compile the default catalog and the secret rules in the background,
-	// so the first call does not pay for them.
-	go srv.Prewarm()
-	if *httpAddr != "" {
-		return srv.ServeHTTP(ctx, *httpAddr, func(url string) {
-			fmt.Fprintf(env.Stderr, "privscan: mcp: listening on %s\n", url)
-		})
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = env.Stdin, env.Stdout, env.Stderr
+	cmd.Dir = env.Dir
+	cmd.Cancel = func() error {
+		if runtime.GOOS == "windows" {
+			return cmd.Process.Kill() // no interrupt to send there
+		}
+		return cmd.Process.Signal(os.Interrupt)
 	}
-	return srv.ServeStdio(ctx, env.Stdin, env.Stdout)
+	cmd.WaitDelay = 10 * time.Second
+	err = cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &ee) && ee.ExitCode() > 0:
+		return exitStatus(ee.ExitCode())
+	case ctx.Err() != nil:
+		// Stopped by the interrupt passed on, as the server itself stops.
+		return nil
+	}
+	return fmt.Errorf("mcp: run %s: %w", bin, err)
 }

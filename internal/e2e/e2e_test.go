@@ -95,8 +95,9 @@ func (s *suite) prepareBinary() error {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("privscan-launch --prewarm: %v\n%s", err, out)
 	}
-	// privscan, and privscan-hook, which the hooks of every scenario run.
-	for _, pattern := range []string{"privscan-[0-9]*", "privscan-hook-[0-9]*"} {
+	// privscan, privscan-hook, which the hooks of every scenario run, and
+	// privscan-mcp, the MCP server of every subagent scenario.
+	for _, pattern := range []string{"privscan-[0-9]*", "privscan-hook-[0-9]*", "privscan-mcp-[0-9]*"} {
 		if bins, _ := filepath.Glob(filepath.Join(s.pluginData(), "bin", pattern)); len(bins) == 0 {
 			return fmt.Errorf("privscan-launch --prewarm left no %s in %s", pattern, s.pluginData())
 		}

@@ -87,8 +87,9 @@ func newEnv(t *testing.T) *env {
 	writeFile(t, filepath.Join(e.root, ".claude-plugin/plugin.json"), "{\n  \"name\": \"privscan\",\n  \"version\": \""+version+"\"\n}\n", 0o644)
 	// The fake go: `go version` answers; `go build -o OUT` logs, waits for
 	// a line on $FAKE_GO_GATE when set, copies $FAKE_GO_BIN to OUT (to
-	// OUT/privscan, and $FAKE_GO_HOOK_BIN when set to OUT/privscan-hook,
-	// when OUT is a folder) and writes a line to $FAKE_GO_DONE when set.
+	// OUT/privscan, $FAKE_GO_HOOK_BIN when set to OUT/privscan-hook and
+	// $FAKE_GO_MCP_BIN when set to OUT/privscan-mcp, when OUT is a folder)
+	// and writes a line to $FAKE_GO_DONE when set.
 	writeFile(t, filepath.Join(e.fakeGo, "go"), `#!/bin/sh
 case $1 in
 version) echo "go version go0.0-fake"; exit 0 ;;
@@ -101,9 +102,10 @@ done
 echo build >>"$FAKE_GO_LOG"
 [ -z "${FAKE_GO_GATE:-}" ] || read -r _ <"$FAKE_GO_GATE"
 if [ "${out%/}" != "$out" ]; then
-  # -o DIR/ ./cmd/privscan ./cmd/privscan-hook
+  # -o DIR/ ./cmd/privscan ./cmd/privscan-hook ./cmd/privscan-mcp
   cp "$FAKE_GO_BIN" "$out/privscan" || exit 1
   [ -z "${FAKE_GO_HOOK_BIN:-}" ] || cp "$FAKE_GO_HOOK_BIN" "$out/privscan-hook" || exit 1
+  [ -z "${FAKE_GO_MCP_BIN:-}" ] || cp "$FAKE_GO_MCP_BIN" "$out/privscan-mcp" || exit 1
 else
   cp "$FAKE_GO_BIN" "$out" || exit 1
 fi
@@ -174,7 +176,9 @@ type release struct {
 	checksums string
 }
 
-func newRelease(t *testing.T, arch, privscan string, hook ...string) *release {
+// newRelease makes a release whose archive holds privscan and the
+// companions given as name, content pairs (privscan-hook, privscan-mcp).
+func newRelease(t *testing.T, arch, privscan string, companions ...string) *release {
 	t.Helper()
 	var buf bytes.Buffer
 	gz := gzip.NewWriter(&buf)
@@ -184,8 +188,8 @@ func newRelease(t *testing.T, arch, privscan string, hook ...string) *release {
 		data string
 	}
 	files := []file{{"LICENSE", "MIT\n"}, {"README.md", "readme\n"}, {"privscan", privscan}}
-	for _, h := range hook {
-		files = append(files, file{"privscan-hook", h})
+	for i := 0; i+1 < len(companions); i += 2 {
+		files = append(files, file{companions[i], companions[i+1]})
 	}
 	for _, f := range files {
 		if err := tw.WriteHeader(&tar.Header{Name: f.name, Mode: 0o755, Size: int64(len(f.data))}); err != nil {
@@ -462,15 +466,17 @@ func (c *client) callTool(name, args string) toolCall {
 
 const initParams = `{"protocolVersion":"2025-06-18","capabilities":{"roots":{}},"clientInfo":{"name":"launcher-test","version":"1"}}`
 
-// realPrivscan builds privscan of version 1.2.3 (Go's build cache makes
-// this quick after the first time).
+// realPrivscan builds privscan of version 1.2.3, and privscan-mcp beside
+// it (which "privscan mcp" runs), and returns privscan's path (Go's build
+// cache makes this quick after the first time).
 func realPrivscan(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds privscan")
 	}
-	bin := filepath.Join(t.TempDir(), "privscan")
-	cmd := exec.Command("go", "build", "-ldflags", "-X github.com/privscan/privscan/internal/cli.Version="+version, "-o", bin, "./cmd/privscan")
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "privscan")
+	cmd := exec.Command("go", "build", "-ldflags", "-X github.com/privscan/privscan/internal/cli.Version="+version, "-o", dir+string(filepath.Separator), "./cmd/privscan", "./cmd/privscan-mcp")
 	cmd.Dir = repoRoot(t)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
@@ -503,7 +509,7 @@ func TestMCPFirstStart(t *testing.T) {
 	// A synthetic catalog for the real binary's scan.
 	catalog := filepath.Join(e.dir, "catalog.md")
 	writeFile(t, catalog, "# Test catalog\n\n## PER-001\n- category: person\n- match: identifier\n\n```values\nQuillon Vantablack\n```\n", 0o644)
-	e.set("FAKE_GO_BIN="+privscan, "FAKE_GO_GATE="+gate, "FAKE_GO_DONE="+done, "PRIVSCAN_CATALOG_FILE="+catalog)
+	e.set("FAKE_GO_BIN="+privscan, "FAKE_GO_MCP_BIN="+filepath.Join(filepath.Dir(privscan), "privscan-mcp"), "FAKE_GO_GATE="+gate, "FAKE_GO_DONE="+done, "PRIVSCAN_CATALOG_FILE="+catalog)
 
 	c := startMCP(t, e)
 	start := time.Now()
@@ -737,7 +743,7 @@ func TestHookBinary(t *testing.T) {
 
 	t.Run("release", func(t *testing.T) {
 		e := newEnv(t)
-		rel := newRelease(t, arch, standIn(mainRuns, "privscan"), hookStandIn(hookLog))
+		rel := newRelease(t, arch, standIn(mainRuns, "privscan"), "privscan-hook", hookStandIn(hookLog))
 		e.set("PRIVSCAN_RELEASE_BASE_URL="+rel.serve(t, nil), "FAKE_GO_BIN=/nonexistent")
 		if out, err := e.command("version").CombinedOutput(); err != nil {
 			t.Fatalf("first start: %v\n%s", err, out)
@@ -757,6 +763,86 @@ func TestHookBinary(t *testing.T) {
 		}
 		if _, err := os.Stat(hookLog); err == nil {
 			t.Fatal("privscan-hook ran")
+		}
+	})
+}
+
+// mcpStandIn is a privscan-mcp stand-in: it records its arguments and the
+// first line of its stdin in marker, and says who it is on stdout.
+func mcpStandIn(marker string) string {
+	return "#!/bin/sh\nprintf 'args %s\\n' \"$*\" >>'" + marker + "'\nIFS= read -r line; printf '%s\\n' \"$line\" >>'" + marker + "'\necho 'privscan-mcp ran'\n"
+}
+
+// TestMCPBinary: the launcher's mcp mode runs privscan-mcp directly when
+// it is installed beside privscan (built from source or from a release),
+// with the arguments after "mcp" and the protocol on stdin; without it,
+// privscan mcp (an older build, which serves itself).
+func TestMCPBinary(t *testing.T) {
+	arch := skipUnlessPOSIX(t)
+	dir := t.TempDir()
+	mainRuns, mcpLog := filepath.Join(dir, "main-runs"), filepath.Join(dir, "mcp-log")
+	mainBin, mcpBin := filepath.Join(dir, "privscan"), filepath.Join(dir, "privscan-mcp")
+	writeFile(t, mainBin, standIn(mainRuns, "privscan"), 0o755)
+	writeFile(t, mcpBin, mcpStandIn(mcpLog), 0o755)
+	const msg = `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	serve := func(t *testing.T, e *env) (string, error) {
+		t.Helper()
+		os.Remove(mcpLog)
+		cmd := e.command("mcp", "--root", dir)
+		cmd.Stdin = strings.NewReader(msg + "\n")
+		out, err := cmd.Output()
+		return string(out), err
+	}
+	check := func(t *testing.T, e *env) {
+		t.Helper()
+		before := countRuns(mainRuns)
+		out, err := serve(t, e)
+		log, _ := os.ReadFile(mcpLog)
+		if err != nil || out != "privscan-mcp ran\n" || string(log) != "args --root "+dir+"\n"+msg+"\n" {
+			t.Fatalf("mcp: %v\nstdout %q\nlog %q", err, out, log)
+		}
+		if countRuns(mainRuns) != before {
+			t.Fatal("privscan ran for mcp")
+		}
+	}
+
+	t.Run("built", func(t *testing.T) {
+		e := newEnv(t)
+		e.set("FAKE_GO_BIN="+mainBin, "FAKE_GO_MCP_BIN="+mcpBin, "PRIVSCAN_LAUNCH_FOREGROUND=1")
+		if out, err := e.command("--prewarm").CombinedOutput(); err != nil {
+			t.Fatalf("prewarm: %v\n%s", err, out)
+		}
+		if fi, err := os.Stat(filepath.Join(e.data, "bin", "privscan-mcp-"+version)); err != nil || fi.Mode()&0o100 == 0 || e.builds() != 1 {
+			t.Fatalf("privscan-mcp not built with privscan: %v (builds %d)", err, e.builds())
+		}
+		check(t, e)
+	})
+
+	t.Run("release", func(t *testing.T) {
+		e := newEnv(t)
+		rel := newRelease(t, arch, standIn(mainRuns, "privscan"), "privscan-mcp", mcpStandIn(mcpLog))
+		e.set("PRIVSCAN_RELEASE_BASE_URL="+rel.serve(t, nil), "FAKE_GO_BIN=/nonexistent")
+		if out, err := e.command("version").CombinedOutput(); err != nil {
+			t.Fatalf("first start: %v\n%s", err, out)
+		}
+		if _, err := os.Stat(filepath.Join(e.data, "bin", "privscan-mcp-"+version)); err != nil || e.builds() != 0 {
+			t.Fatalf("privscan-mcp not installed from the release: %v (builds %d)", err, e.builds())
+		}
+		check(t, e)
+	})
+
+	t.Run("without", func(t *testing.T) {
+		e := newEnv(t)
+		e.set("FAKE_GO_BIN="+mainBin, "PRIVSCAN_LAUNCH_FOREGROUND=1") // an older build: privscan alone
+		if out, err := e.command("--prewarm").CombinedOutput(); err != nil {
+			t.Fatalf("prewarm: %v\n%s", err, out)
+		}
+		before := countRuns(mainRuns)
+		if out, err := serve(t, e); err != nil || out != "privscan\n" || countRuns(mainRuns) != before+1 {
+			t.Fatalf("mcp: %v, stdout %q, privscan runs %d", err, out, countRuns(mainRuns)-before)
+		}
+		if _, err := os.Stat(mcpLog); err == nil {
+			t.Fatal("privscan-mcp ran")
 		}
 	})
 }

@@ -3,18 +3,17 @@ package mcpserver
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"log"
 	"log/slog"
 	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/privscan/privscan/internal/loopback"
 )
 
 // maxHTTPBody bounds a request body: the largest text argument, JSON
@@ -34,41 +33,14 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	return err
 }
 
-// ListenAddr checks an --http address and returns the one to listen on:
-// a host is required to be loopback (localhost, 127.0.0.0/8, ::1), and an
-// empty host means 127.0.0.1. The server has no authentication, so it
-// never listens on another interface.
-func ListenAddr(addr string) (string, error) {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return "", fmt.Errorf("--http wants host:port, e.g. 127.0.0.1:8765")
-	}
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	if !isLoopback(host) {
-		return "", fmt.Errorf("--http address must be a loopback address such as 127.0.0.1: the server has no authentication")
-	}
-	return net.JoinHostPort(host, port), nil
-}
-
-func isLoopback(host string) bool {
-	host = strings.Trim(host, "[]")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip, err := netip.ParseAddr(host)
-	return err == nil && ip.IsLoopback()
-}
-
 // ServeHTTP serves Streamable HTTP at http://<addr>/mcp until ctx is done.
-// addr must be a loopback address (see ListenAddr). ready, when not nil, is
+// addr must be a loopback address (see loopback.ListenAddr). ready, when not nil, is
 // called with the endpoint's URL once the server listens. Besides mcp-go's
 // DNS-rebinding protection (a loopback connection must carry a loopback
 // Host), requests whose Origin is not a loopback origin are refused, and
 // request bodies are capped.
 func (s *Server) ServeHTTP(ctx context.Context, addr string, ready func(url string)) error {
-	la, err := ListenAddr(addr)
+	la, err := loopback.ListenAddr(addr)
 	if err != nil {
 		return err
 	}
@@ -130,5 +102,5 @@ func loopbackOrigin(o string) bool {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
 		return false
 	}
-	return isLoopback(u.Hostname())
+	return loopback.Host(u.Hostname())
 }

@@ -14,28 +14,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-func TestListenAddr(t *testing.T) {
-	for _, tc := range []struct {
-		in, want string
-		ok       bool
-	}{
-		{"127.0.0.1:8765", "127.0.0.1:8765", true},
-		{":8765", "127.0.0.1:8765", true},
-		{"localhost:0", "localhost:0", true},
-		{"[::1]:9", "[::1]:9", true},
-		{"127.0.0.2:9", "127.0.0.2:9", true},
-		{"0.0.0.0:8765", "", false},
-		{"192.168.1.2:80", "", false},
-		{"example.com:80", "", false},
-		{"8765", "", false},
-	} {
-		got, err := ListenAddr(tc.in)
-		if (err == nil) != tc.ok || got != tc.want {
-			t.Errorf("ListenAddr(%q) = %q, %v", tc.in, got, err)
-		}
-	}
-}
-
 func TestStreamableHTTP(t *testing.T) {
 	f := newFixture(t)
 	stderr := &syncBuffer{}

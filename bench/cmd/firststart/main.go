@@ -107,10 +107,13 @@ func run(args []string, stdout io.Writer) error {
 		return err
 	}
 
-	fmt.Fprintf(os.Stderr, "firststart: building the release binary of privscan %s\n", c.version)
+	fmt.Fprintf(os.Stderr, "firststart: building the release binaries of privscan %s\n", c.version)
 	c.release = filepath.Join(c.work, "release", "privscan")
-	build := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w -X github.com/privscan/privscan/internal/cli.Version="+c.version, "-o", c.release, "./cmd/privscan")
+	// As GoReleaser builds them: privscan and its companions.
+	build := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w -X github.com/privscan/privscan/internal/cli.Version="+c.version,
+		"-o", filepath.Dir(c.release)+string(filepath.Separator), "./cmd/privscan", "./cmd/privscan-hook", "./cmd/privscan-mcp")
 	build.Dir, build.Stderr = abs, os.Stderr
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if err := build.Run(); err != nil {
 		return fmt.Errorf("go build: %w", err)
 	}
@@ -313,18 +316,23 @@ func (c *config) serveRelease() (func(), error) {
 	if arch == "" {
 		return nil, fmt.Errorf("no release for %s", runtime.GOARCH)
 	}
-	bin, err := os.ReadFile(c.release)
-	if err != nil {
-		return nil, err
+	type file struct {
+		name string
+		data []byte
+		mode int64
+	}
+	files := []file{{"LICENSE", []byte("MIT\n"), 0o644}, {"README.md", []byte("privscan\n"), 0o644}}
+	for _, name := range []string{"privscan", "privscan-hook", "privscan-mcp"} {
+		bin, err := os.ReadFile(filepath.Join(filepath.Dir(c.release), name))
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, file{name, bin, 0o755})
 	}
 	var buf bytes.Buffer
 	gz := gzip.NewWriter(&buf)
 	tw := tar.NewWriter(gz)
-	for _, f := range []struct {
-		name string
-		data []byte
-		mode int64
-	}{{"LICENSE", []byte("MIT\n"), 0o644}, {"README.md", []byte("privscan\n"), 0o644}, {"privscan", bin, 0o755}} {
+	for _, f := range files {
 		if err := tw.WriteHeader(&tar.Header{Name: f.name, Mode: f.mode, Size: int64(len(f.data))}); err != nil {
 			return nil, err
 		}
