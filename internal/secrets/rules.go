@@ -15,33 +15,51 @@ import (
 	"github.com/zricethezav/gitleaks/v8/detect"
 )
 
-// table is the gitleaks default configuration, decoded once per process
-// but compiled lazily: a rule's regexes are compiled the first time one of
-// its keywords is seen (its plan) and the first time its plan lets a
-// window through (its gitleaks detector). It is shared by every Detector;
-// what it caches is immutable once built.
+// table is the gitleaks default configuration, decoded and compiled
+// lazily: a rule's TOML table is decoded and its regexes are compiled the
+// first time one of its keywords is seen (its plan), and its gitleaks
+// detector is built the first time its plan lets a window through. What it
+// needs up front (rule IDs, keywords, the keyword automaton) comes from an
+// index generated ahead of time for the linked gitleaks version (see
+// index.go), or from decoding the whole configuration if that index does
+// not fit it. It is shared by every Detector; what it caches is immutable
+// once built.
 type table struct {
-	vc      config.ViperConfig
+	// src is the configuration text whose rule and allowlist tables are
+	// decoded when first needed; empty if vc holds it decoded whole.
+	src        string
+	vc         config.ViperConfig
+	allowSpans [][2]int32 // global allowlist tables in src
+
 	rules   []*tableRule // rules with a regex, in config order
 	kw      *keywordMatcher
 	kwRules [][]int32 // keyword -> indices into rules
 	always  []int32   // rules without keywords: gitleaks runs them on every text
 
-	pathsOnce sync.Once
-	paths     *regexp.Regexp // global allowlists' paths (OR condition)
-	pathMu    sync.Mutex
-	pathCache map[string]bool // path -> paths matched it
+	alOnce sync.Once
+	al     config.ViperConfig // Allowlists: the global allowlists, [allowlist] folded in
+	alErr  error
+
+	pathPattern   string   // the global allowlists' paths (OR condition), joined
+	pathFactors   []string // one of which a path matching pathPattern holds
+	pathFactorsOK bool     // whether pathFactors may rule paths out
+	pathsOnce     sync.Once
+	paths         *regexp.Regexp // pathPattern compiled
+	pathMu        sync.Mutex
+	pathCache     map[string]bool // path -> paths matched it
 
 	globalOnce sync.Once
 	global     []*config.Allowlist // allowlists applying to every rule
 	globalErr  error
 }
 
-// tableRule is one regex rule and its lazily compiled forms.
+// tableRule is one regex rule and its lazily decoded and compiled forms.
 type tableRule struct {
-	id, description string
-	vcIndex         int      // index into table.vc.Rules
-	keywords        []string // lowercase
+	*indexRule // ID, keywords, and the rule's table in table.src
+
+	vcOnce sync.Once
+	vc     *config.ViperConfig // Rules[0]: the rule as decoded
+	vcErr  error
 
 	planOnce sync.Once
 	plan     plan
@@ -50,39 +68,68 @@ type tableRule struct {
 	glOnce sync.Once
 	gl     *detect.Detector // a gitleaks detector holding this rule only
 	dec    *detect.Detector // the same with gitleaks' decoding on
-	rule   config.Rule
+	rule   *config.Rule
 	glErr  error
 }
 
-// defaultTable is the decoded default configuration, shared by every
-// Detector.
-var defaultTable = sync.OnceValues(loadTable)
+// defaultTable is the default configuration, shared by every Detector.
+var defaultTable = sync.OnceValues(loadDefaultTable)
 
-func loadTable() (*table, error) {
+// loadDefaultTable builds the table from the generated index if it was
+// generated from this very configuration text, and from the whole decoded
+// configuration otherwise (gitleaks upgraded without go generate), so that
+// results never depend on the index being current.
+func loadDefaultTable() (*table, error) {
+	if !genIndex.fits(config.DefaultConfig) {
+		return loadTable()
+	}
 	// Silence gitleaks before any other call into it. Every gitleaks call
 	// in this process goes through this package and so happens after this
 	// assignment (sync.OnceValues orders it before every New returns).
 	silenceGitleaks()
+	return newTable(&genIndex, config.DefaultConfig, config.ViperConfig{}), nil
+}
 
-	t := &table{}
+// loadTable decodes the whole default configuration and indexes it.
+func loadTable() (*table, error) {
+	silenceGitleaks()
+	var vc config.ViperConfig
 	// go-toml decodes into ViperConfig exactly as viper does (the test
 	// suite checks it) at a fraction of the cost.
-	if err := toml.Unmarshal([]byte(config.DefaultConfig), &t.vc); err != nil {
+	if err := toml.Unmarshal([]byte(config.DefaultConfig), &vc); err != nil {
 		return nil, fmt.Errorf("secrets: decode gitleaks default config: %w", err)
 	}
-	// Fold the deprecated single [allowlist] table into [[allowlists]], as
-	// Translate does.
-	if t.vc.AllowList != nil {
-		if len(t.vc.Allowlists) > 0 {
-			return nil, errors.New("secrets: gitleaks default config mixes [allowlist] and [[allowlists]]")
-		}
-		t.vc.Allowlists = append(t.vc.Allowlists, t.vc.AllowList)
-		t.vc.AllowList = nil
+	if err := foldAllowlist(&vc); err != nil {
+		return nil, err
 	}
+	ix, err := indexConfig(&vc)
+	if err != nil {
+		return nil, err
+	}
+	return newTable(ix, "", vc), nil
+}
+
+// foldAllowlist folds the deprecated single [allowlist] table into
+// [[allowlists]], as Translate does.
+func foldAllowlist(vc *config.ViperConfig) error {
+	if vc.AllowList != nil {
+		if len(vc.Allowlists) > 0 {
+			return errors.New("secrets: gitleaks default config mixes [allowlist] and [[allowlists]]")
+		}
+		vc.Allowlists = append(vc.Allowlists, vc.AllowList)
+		vc.AllowList = nil
+	}
+	return nil
+}
+
+// indexConfig computes the index of a decoded configuration (without the
+// text spans, which only a generated index has).
+func indexConfig(vc *config.ViperConfig) (*index, error) {
+	ix := &index{}
 	kwIndex := map[string]int32{}
 	var keywords []string
 	seen := map[string]bool{}
-	for i, vr := range t.vc.Rules {
+	for i, vr := range vc.Rules {
 		if seen[vr.ID] {
 			return nil, fmt.Errorf("secrets: gitleaks rule %s defined twice", vr.ID)
 		}
@@ -90,8 +137,8 @@ func loadTable() (*table, error) {
 		if vr.Regex == "" {
 			continue // path-only rules never produce a Match
 		}
-		r := &tableRule{id: vr.ID, description: vr.Description, vcIndex: i}
-		idx := int32(len(t.rules))
+		r := indexRule{id: vr.ID, description: vr.Description, vcIndex: i}
+		idx := int32(len(ix.rules))
 		for _, k := range vr.Keywords {
 			k = strings.ToLower(k)
 			if slices.Contains(r.keywords, k) {
@@ -103,27 +150,96 @@ func loadTable() (*table, error) {
 				ki = int32(len(keywords))
 				kwIndex[k] = ki
 				keywords = append(keywords, k)
-				t.kwRules = append(t.kwRules, nil)
+				ix.kwRules = append(ix.kwRules, nil)
 			}
-			t.kwRules[ki] = append(t.kwRules[ki], idx)
+			ix.kwRules[ki] = append(ix.kwRules[ki], idx)
 		}
 		if len(r.keywords) == 0 {
-			t.always = append(t.always, idx)
+			ix.always = append(ix.always, idx)
 		}
-		t.rules = append(t.rules, r)
+		ix.rules = append(ix.rules, r)
 	}
 	kw, err := newKeywordMatcher(keywords)
 	if err != nil {
 		return nil, fmt.Errorf("secrets: gitleaks keywords: %w", err)
 	}
-	t.kw = kw
-	return t, nil
+	ix.kw = *kw
+	ix.pathPattern = globalPathPattern(vc)
+	if ix.pathPattern != "" {
+		ix.pathFactors, ix.pathFactorsOK = pathFactors(ix.pathPattern)
+	}
+	return ix, nil
+}
+
+// newTable returns the table of index ix over the configuration text src
+// (its tables decoded when needed) or, if src is empty, the decoded
+// configuration vc.
+func newTable(ix *index, src string, vc config.ViperConfig) *table {
+	t := &table{
+		src: src, vc: vc, allowSpans: ix.allowSpans,
+		kw: &ix.kw, kwRules: ix.kwRules, always: ix.always,
+		pathPattern: ix.pathPattern, pathFactors: ix.pathFactors, pathFactorsOK: ix.pathFactorsOK,
+	}
+	rules := make([]tableRule, len(ix.rules))
+	t.rules = make([]*tableRule, len(ix.rules))
+	for i := range rules {
+		rules[i].indexRule = &ix.rules[i]
+		t.rules[i] = &rules[i]
+	}
+	return t
+}
+
+// decoded returns the rule as decoded from the configuration (Rules[0]),
+// decoding its table on first use.
+func (r *tableRule) decoded(t *table) (*config.ViperConfig, error) {
+	r.vcOnce.Do(func() {
+		vc := &config.ViperConfig{}
+		if t.src == "" {
+			vc.Rules = t.vc.Rules[r.vcIndex : r.vcIndex+1 : r.vcIndex+1]
+		} else if err := toml.Unmarshal([]byte(t.src[r.span[0]:r.span[1]]), vc); err != nil {
+			r.vcErr = fmt.Errorf("secrets: decode gitleaks rule %s: %w", r.id, err)
+			return
+		}
+		if len(vc.Rules) != 1 || vc.Rules[0].ID != r.id {
+			r.vcErr = fmt.Errorf("secrets: decode gitleaks rule %s: rule missing", r.id)
+			return
+		}
+		r.vc = vc
+	})
+	return r.vc, r.vcErr
+}
+
+// allowlists returns the global allowlists as decoded from the
+// configuration (Allowlists), decoding their tables on first use.
+func (t *table) allowlists() (*config.ViperConfig, error) {
+	t.alOnce.Do(func() {
+		if t.src == "" {
+			t.al.Allowlists = t.vc.Allowlists
+			return
+		}
+		var b []byte
+		for _, s := range t.allowSpans {
+			b = append(b, t.src[s[0]:s[1]]...)
+		}
+		if err := toml.Unmarshal(b, &t.al); err != nil {
+			t.alErr = fmt.Errorf("secrets: decode gitleaks allowlists: %w", err)
+			return
+		}
+		t.alErr = foldAllowlist(&t.al)
+	})
+	return &t.al, t.alErr
 }
 
 // getPlan returns the rule's plan, building it on first use.
 func (r *tableRule) getPlan(t *table) *tableRule {
 	r.planOnce.Do(func() {
-		vr := &t.vc.Rules[r.vcIndex]
+		vc, err := r.decoded(t)
+		if err != nil {
+			// Scanned whole, where detector reports the error.
+			r.plan = plan{wholeRun: true, reach: -1}
+			return
+		}
+		vr := &vc.Rules[0]
 		r.plan = newPlan(vr.Regex, r.keywords, vr.Entropy, vr.SecretGroup)
 		if vr.Path != "" {
 			// Used to skip the rule on other paths, as gitleaks does. If
@@ -148,7 +264,17 @@ func (r *tableRule) detector(t *table) (*detect.Detector, *config.Rule, error) {
 			r.glErr = err
 			return
 		}
-		el := t.vc.Rules[r.vcIndex]
+		al, err := t.allowlists()
+		if err != nil {
+			r.glErr = err
+			return
+		}
+		rvc, err := r.decoded(t)
+		if err != nil {
+			r.glErr = err
+			return
+		}
+		el := rvc.Rules[0]
 		// Translate lowercases keywords in place and appends to the
 		// allowlists: give it copies.
 		el.Keywords = slices.Clone(el.Keywords)
@@ -171,7 +297,7 @@ func (r *tableRule) detector(t *table) (*detect.Detector, *config.Rule, error) {
 		vc := config.ViperConfig{}
 		vc.Rules = append(vc.Rules, el)
 		// Global allowlists targeting this rule become its own.
-		for _, a := range t.vc.Allowlists {
+		for _, a := range al.Allowlists {
 			if slices.Contains(a.TargetRules, r.id) {
 				c := *a
 				c.TargetRules = []string{r.id}
@@ -201,17 +327,22 @@ func (r *tableRule) detector(t *table) (*detect.Detector, *config.Rule, error) {
 		dec := detect.NewDetector(cfg)
 		dec.MaxDecodeDepth = maxDecodeDepth
 		dec.Verbose = false
-		r.gl, r.dec, r.rule = gl, dec, rule
+		r.gl, r.dec, r.rule = gl, dec, &rule
 	})
-	return r.gl, &r.rule, r.glErr
+	return r.gl, r.rule, r.glErr
 }
 
 // globalAllowlists returns the compiled allowlists that apply to every
 // rule, compiling them on first use.
 func (t *table) globalAllowlists() ([]*config.Allowlist, error) {
 	t.globalOnce.Do(func() {
+		al, err := t.allowlists()
+		if err != nil {
+			t.globalErr = err
+			return
+		}
 		vc := config.ViperConfig{}
-		for _, a := range t.vc.Allowlists {
+		for _, a := range al.Allowlists {
 			if len(a.TargetRules) == 0 {
 				c := *a
 				vc.Allowlists = append(vc.Allowlists, &c)
@@ -230,27 +361,11 @@ func (t *table) globalAllowlists() ([]*config.Allowlist, error) {
 // pathAllowed reports whether gitleaks skips every rule for a text at
 // path: whether the path matches a global allowlist whose condition is OR
 // (so its path alone decides). It compiles only those path patterns, joined
-// as gitleaks joins them; other allowlists are left to gitleaks.
+// as gitleaks joins them, and only for a path holding one of the strings a
+// match needs (most paths hold none); other allowlists are left to
+// gitleaks.
 func (t *table) pathAllowed(path string) bool {
-	if path == "" {
-		return false
-	}
-	t.pathsOnce.Do(func() {
-		var pats []string
-		for _, a := range t.vc.Allowlists {
-			switch strings.ToUpper(a.Condition) {
-			case "", "OR", "||":
-				if len(a.TargetRules) == 0 {
-					pats = append(pats, a.Paths...)
-				}
-			}
-		}
-		if len(pats) > 0 {
-			t.paths, _ = regexp.Compile("(?:" + strings.Join(pats, "|") + ")")
-		}
-		t.pathCache = map[string]bool{}
-	})
-	if t.paths == nil {
+	if path == "" || t.pathPattern == "" {
 		return false
 	}
 	// The joined expression costs tens of µs per path; scans see the same
@@ -261,14 +376,37 @@ func (t *table) pathAllowed(path string) bool {
 	if ok {
 		return allowed
 	}
-	allowed = t.paths.MatchString(path)
+	if !t.pathFactorsOK || holdsFactor(path, t.pathFactors) {
+		t.pathsOnce.Do(func() {
+			t.paths, _ = regexp.Compile(t.pathPattern)
+		})
+		allowed = t.paths != nil && t.paths.MatchString(path)
+	}
 	t.pathMu.Lock()
-	if len(t.pathCache) >= maxPathCache {
-		clear(t.pathCache)
+	if t.pathCache == nil || len(t.pathCache) >= maxPathCache {
+		t.pathCache = map[string]bool{}
 	}
 	t.pathCache[path] = allowed
 	t.pathMu.Unlock()
 	return allowed
+}
+
+// globalPathPattern joins the paths of the global allowlists whose
+// condition is OR, as gitleaks joins an allowlist's paths; "" if none.
+func globalPathPattern(vc *config.ViperConfig) string {
+	var pats []string
+	for _, a := range vc.Allowlists {
+		switch strings.ToUpper(a.Condition) {
+		case "", "OR", "||":
+			if len(a.TargetRules) == 0 {
+				pats = append(pats, a.Paths...)
+			}
+		}
+	}
+	if len(pats) == 0 {
+		return ""
+	}
+	return "(?:" + strings.Join(pats, "|") + ")"
 }
 
 // maxPathCache bounds the cache of global path allowlist decisions.

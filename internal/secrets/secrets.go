@@ -12,11 +12,14 @@
 // gitleaks does (its rules run on Go's regexp at about 1 MB/s each, and
 // real code holds keywords like key, token and api on most lines):
 //
-//   - Lazy rules. New only decodes the embedded configuration (with
-//     go-toml, not viper) and builds one keyword automaton over all rules'
-//     keywords. A rule's plan (see plan) is built the first time one of its
-//     keywords is seen, and a gitleaks detector holding that rule alone
-//     (with the global allowlists) the first time it has a window to scan.
+//   - Lazy rules. New decodes nothing: the rules' IDs and keywords and one
+//     keyword automaton over all rules' keywords are generated ahead of
+//     time for the linked gitleaks version (index.go; checked against the
+//     embedded configuration's digest, which falls back to decoding it
+//     whole). A rule's TOML table is decoded (with go-toml, not viper) and
+//     its plan (see plan) built the first time one of its keywords is
+//     seen, and a gitleaks detector holding that rule alone (with the
+//     global allowlists) the first time it has a window to scan.
 //   - Keyword windows. Each line is searched for keywords, ASCII case
 //     folded as gitleaks lowercases text. For each occurrence of one of a
 //     rule's keywords, the rule's plan checks with an anchored DFA that a
@@ -269,7 +272,7 @@ func (d *Detector) detectDecoded(st *runState, enc []int, byRule []hit, decHits 
 		if _, _, err := tr.detector(d.t); err != nil {
 			continue
 		}
-		rule := &tr.rule
+		rule := tr.rule
 		for _, w := range wins {
 			v := st.t.sub(w[0], w[1])
 			//lint:ignore SA1019 see detectRule

@@ -1,0 +1,312 @@
+package secrets
+
+import (
+	"crypto/sha256"
+	"regexp/syntax"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// The index of the default configuration is generated ahead of time, so
+// that a process does not decode the whole configuration (~100 KB of TOML,
+// ~220 rules) nor build the keyword automaton at start; it decodes a rule's
+// table when it first needs the rule. Regenerate it after upgrading
+// gitleaks (a stale index is never used: see loadDefaultTable, and
+// TestGeneratedIndex fails):
+//
+//go:generate go test -run ^TestGeneratedIndex$ -update .
+
+// index is what a table needs up front: the regex rules with their
+// keywords, the keyword automaton, and the global path allowlist. It is
+// computed from a decoded configuration (indexConfig) or generated for
+// config.DefaultConfig (genIndex, in index_gen.go: static data, built by
+// the linker, not at init).
+type index struct {
+	// digest is the SHA-256 of the configuration text a generated index
+	// was made from; spans are offsets into that text.
+	digest     [sha256.Size]byte
+	size       int
+	rules      []indexRule
+	kw         keywordMatcher
+	kwRules    [][]int32 // keyword -> indices into rules
+	always     []int32   // rules without keywords
+	allowSpans [][2]int32
+
+	pathPattern   string
+	pathFactors   []string
+	pathFactorsOK bool
+}
+
+// indexRule is a regex rule as the index knows it.
+type indexRule struct {
+	id, description string
+	vcIndex         int      // index into the configuration's rules
+	keywords        []string // lowercase, without duplicates
+	span            [2]int32 // the rule's [[rules]] table (and its subtables)
+}
+
+// fits reports whether ix was generated from the configuration text src.
+func (ix *index) fits(src string) bool {
+	return ix.size == len(src) && digest(src) == ix.digest
+}
+
+// digest returns the SHA-256 of s, copying it through a small buffer
+// rather than into a new slice of its size (whose fresh pages would cost
+// more than hashing).
+func digest(s string) [sha256.Size]byte {
+	h := sha256.New()
+	var buf [4096]byte
+	for len(s) > 0 {
+		n := copy(buf[:], s)
+		h.Write(buf[:n])
+		s = s[n:]
+	}
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	return sum
+}
+
+// Bounds of the sets of strings pathFactors works with.
+const (
+	maxClassFactors = 4  // bytes of a character class
+	maxFactors      = 64 // strings of a set
+)
+
+// pathFactors returns strings, ASCII lowercase, one of which every ASCII
+// text that pattern matches holds, ignoring ASCII case; ok is false if
+// there is no such set short of the empty string. It errs on the side of
+// ok false: it is used to skip matching paths that cannot match.
+func pathFactors(pattern string) (factors []string, ok bool) {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return nil, false
+	}
+	return regexFactors(re)
+}
+
+// regexFactors is pathFactors on a parsed expression. A nil set with ok
+// true means that re matches no ASCII text.
+func regexFactors(re *syntax.Regexp) ([]string, bool) {
+	if set, ok := asciiSet(re); ok {
+		if slices.Contains(set, "") {
+			return nil, false
+		}
+		return minimalFactors(set), true
+	}
+	switch re.Op {
+	case syntax.OpCapture, syntax.OpPlus:
+		return regexFactors(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return regexFactors(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		// Every match holds a match of each element, and of each run of
+		// elements with finite sets: take the most telling.
+		var best []string
+		found := false
+		consider := func(set []string, ok bool) {
+			if ok && !slices.Contains(set, "") && (!found || betterFactors(set, best)) {
+				best, found = set, true
+			}
+		}
+		run, inRun := []string(nil), false
+		for _, sub := range re.Sub {
+			set, ok := asciiSet(sub)
+			if ok && inRun {
+				run, ok = asciiProduct(run, set)
+			} else if ok {
+				run = set
+			}
+			if ok {
+				inRun = true
+				continue
+			}
+			if inRun {
+				consider(minimalFactors(run), true)
+				inRun = false
+			}
+			consider(regexFactors(sub))
+		}
+		if inRun {
+			consider(minimalFactors(run), true)
+		}
+		return best, found
+	case syntax.OpAlternate:
+		var union []string
+		for _, sub := range re.Sub {
+			set, ok := regexFactors(sub)
+			if !ok {
+				return nil, false
+			}
+			union = append(union, set...)
+		}
+		return minimalFactors(union), true
+	}
+	return nil, false
+}
+
+// asciiSet returns the strings, ASCII lowercase, that re can match in an
+// ASCII text, reading empty-width assertions as always true (so a
+// superset); ok is false if it cannot tell or there are too many.
+func asciiSet(re *syntax.Regexp) (set []string, ok bool) {
+	switch re.Op {
+	case syntax.OpNoMatch:
+		return nil, true
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return []string{""}, true
+	case syntax.OpLiteral:
+		b := make([]byte, 0, len(re.Rune))
+		for _, r := range re.Rune {
+			// A non-ASCII rune may fold to an ASCII letter (K, ſ).
+			if r >= utf8.RuneSelf {
+				return nil, false
+			}
+			b = append(b, lowerASCII(byte(r)))
+		}
+		return []string{string(b)}, true
+	case syntax.OpCharClass:
+		// Runes beyond ASCII are in no ASCII text.
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			for r := re.Rune[i]; r <= re.Rune[i+1] && r < utf8.RuneSelf; r++ {
+				s := string(rune(lowerASCII(byte(r))))
+				if !slices.Contains(set, s) {
+					if len(set) == maxClassFactors {
+						return nil, false
+					}
+					set = append(set, s)
+				}
+			}
+		}
+		return set, true
+	case syntax.OpCapture:
+		return asciiSet(re.Sub[0])
+	case syntax.OpQuest:
+		set, ok := asciiSet(re.Sub[0])
+		if !ok {
+			return nil, false
+		}
+		return asciiUnion(set, []string{""})
+	case syntax.OpConcat:
+		set = []string{""}
+		for _, sub := range re.Sub {
+			s, ok := asciiSet(sub)
+			if !ok {
+				return nil, false
+			}
+			if set, ok = asciiProduct(set, s); !ok {
+				return nil, false
+			}
+		}
+		return set, true
+	case syntax.OpAlternate:
+		for _, sub := range re.Sub {
+			s, ok := asciiSet(sub)
+			if !ok {
+				return nil, false
+			}
+			if set, ok = asciiUnion(set, s); !ok {
+				return nil, false
+			}
+		}
+		return set, true
+	}
+	return nil, false
+}
+
+// asciiProduct returns the concatenations of a string of a and one of b.
+func asciiProduct(a, b []string) ([]string, bool) {
+	if len(a)*len(b) > maxFactors {
+		return nil, false
+	}
+	out := make([]string, 0, len(a)*len(b))
+	for _, x := range a {
+		for _, y := range b {
+			if s := x + y; !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out, true
+}
+
+// asciiUnion returns the strings of a or b.
+func asciiUnion(a, b []string) ([]string, bool) {
+	out := slices.Clone(a)
+	for _, s := range b {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out, len(out) <= maxFactors
+}
+
+// minimalFactors drops from a set of factors the strings holding another
+// (a text holding them holds the other) and duplicates.
+func minimalFactors(set []string) []string {
+	var out []string
+	for i, s := range set {
+		redundant := false
+		for j, t := range set {
+			if j != i && strings.Contains(s, t) && (len(t) < len(s) || j < i) {
+				redundant = true
+				break
+			}
+		}
+		if !redundant {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// betterFactors reports whether factor set a rules out more texts than b
+// is likely to: its shortest string is longer, or as long in fewer strings.
+func betterFactors(a, b []string) bool {
+	shortest := func(set []string) int {
+		if len(set) == 0 {
+			return 1 << 30 // no text
+		}
+		n := len(set[0])
+		for _, s := range set[1:] {
+			n = min(n, len(s))
+		}
+		return n
+	}
+	if sa, sb := shortest(a), shortest(b); sa != sb {
+		return sa > sb
+	}
+	return len(a) < len(b)
+}
+
+// holdsFactor reports whether path may match an expression of which
+// factors are the pathFactors: whether it holds one of them, ignoring
+// ASCII case, or is not ASCII.
+func holdsFactor(path string, factors []string) bool {
+	var buf [256]byte
+	low := buf[:0]
+	for i := 0; i < len(path); i++ {
+		c := path[i]
+		if c >= utf8.RuneSelf {
+			return true
+		}
+		low = append(low, lowerASCII(c))
+	}
+	s := string(low)
+	for _, f := range factors {
+		if strings.Contains(s, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// lowerASCII lowercases an ASCII letter.
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
