@@ -2,6 +2,8 @@ package secrets
 
 import (
 	"crypto/sha256"
+	"errors"
+	"reflect"
 	"regexp/syntax"
 	"slices"
 	"strings"
@@ -9,11 +11,11 @@ import (
 )
 
 // The index of the default configuration is generated ahead of time, so
-// that a process does not decode the whole configuration (~100 KB of TOML,
-// ~220 rules) nor build the keyword automaton at start; it decodes a rule's
-// table when it first needs the rule. Regenerate it after upgrading
-// gitleaks (a stale index is never used: see loadDefaultTable, and
-// TestGeneratedIndex fails):
+// that a process does not decode the configuration (~100 KB of TOML, ~220
+// rules) nor build the keyword automaton: the index holds them as static
+// data, and a rule is copied into gitleaks' type when first needed.
+// Regenerate it after upgrading gitleaks (a stale index is never used: see
+// loadDefaultTable, and TestGeneratedIndex fails):
 //
 //go:generate go test -run ^TestGeneratedIndex$ -update .
 
@@ -32,6 +34,10 @@ type index struct {
 	kwRules    [][]int32 // keyword -> indices into rules
 	always     []int32   // rules without keywords
 	allowSpans [][2]int32
+	// allowlists are the global allowlists, decoded ([allowlist] folded
+	// in), if allowData; otherwise they are decoded from allowSpans.
+	allowlists []*viperAllowlistData
+	allowData  bool
 
 	pathPattern   string
 	pathFactors   []string
@@ -44,6 +50,113 @@ type indexRule struct {
 	vcIndex         int      // index into the configuration's rules
 	keywords        []string // lowercase, without duplicates
 	span            [2]int32 // the rule's [[rules]] table (and its subtables)
+	// data is the rule decoded, or nil if only its table in the
+	// configuration text holds it.
+	data *viperRuleData
+}
+
+// viperRuleData mirrors a rule of gitleaks' config.ViperConfig (of an
+// unexported type), so that rules decoded ahead of time can be static data
+// (decoding generic-api-key's 1,400 stopwords alone costs milliseconds in
+// a fresh process). fillViper copies it into the gitleaks type by field
+// name.
+type viperRuleData struct {
+	ID, Description, Path, Regex string
+	SecretGroup                  int
+	Entropy                      float64
+	Keywords, Tags               []string
+	AllowList                    *viperAllowlistData
+	Allowlists                   []*viperAllowlistData
+	Required                     []*viperRequiredData
+	SkipReport                   bool
+}
+
+// viperAllowlistData mirrors gitleaks' rule and global allowlists (a
+// rule's have no TargetRules).
+type viperAllowlistData struct {
+	TargetRules            []string
+	Description, Condition string
+	Commits, Paths         []string
+	RegexTarget            string
+	Regexes, StopWords     []string
+}
+
+// viperRequiredData mirrors gitleaks' required rule.
+type viperRequiredData struct {
+	ID                         string
+	WithinLines, WithinColumns *int
+}
+
+// errMirror is fillViper's error when gitleaks' types no longer have a
+// field of the mirror types (the data is then decoded from its TOML).
+var errMirror = errors.New("gitleaks config types differ from their mirrors")
+
+// fillViper copies src, a value of a mirror type, into dst, a settable
+// value of the gitleaks type it mirrors, by field name. Zero fields are
+// left alone; slices of identical types are shared, not copied.
+func fillViper(dst, src reflect.Value) error {
+	switch src.Kind() {
+	case reflect.Struct:
+		if dst.Kind() != reflect.Struct {
+			return errMirror
+		}
+		st := src.Type()
+		for i := range st.NumField() {
+			f := src.Field(i)
+			if f.IsZero() {
+				continue
+			}
+			if st.Field(i).Anonymous {
+				// An embedded struct's fields are the mirror's own.
+				if err := fillViper(dst, f); err != nil {
+					return err
+				}
+				continue
+			}
+			d := dst.FieldByName(st.Field(i).Name)
+			if !d.IsValid() || !d.CanSet() {
+				return errMirror
+			}
+			if err := fillViper(d, f); err != nil {
+				return err
+			}
+		}
+		return nil
+	case reflect.Pointer:
+		if dst.Kind() != reflect.Pointer {
+			return errMirror
+		}
+		if src.IsNil() {
+			return nil
+		}
+		p := reflect.New(dst.Type().Elem())
+		if err := fillViper(p.Elem(), src.Elem()); err != nil {
+			return err
+		}
+		dst.Set(p)
+		return nil
+	case reflect.Slice:
+		if dst.Kind() != reflect.Slice {
+			return errMirror
+		}
+		if src.Type() == dst.Type() {
+			dst.Set(src)
+			return nil
+		}
+		s := reflect.MakeSlice(dst.Type(), src.Len(), src.Len())
+		for i := range src.Len() {
+			if err := fillViper(s.Index(i), src.Index(i)); err != nil {
+				return err
+			}
+		}
+		dst.Set(s)
+		return nil
+	}
+	if src.Type() != dst.Type() {
+		return errMirror
+	}
+	dst.Set(src)
+	return nil
 }
 
 // fits reports whether ix was generated from the configuration text src.

@@ -7,10 +7,13 @@ import (
 	"flag"
 	"fmt"
 	"go/format"
+	"io"
+	"math"
 	"os"
 	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -97,7 +100,106 @@ func generateIndex(src string) (*index, error) {
 	if !reflect.DeepEqual(al.Allowlists, vc.Allowlists) {
 		return nil, errors.New("global allowlists alone decode differently")
 	}
+	// The decoded rules and allowlists as static data, where their
+	// mirrors hold them whole.
+	for i := range ix.rules {
+		r := &ix.rules[i]
+		data := &viperRuleData{}
+		if fillViper(reflect.ValueOf(data).Elem(), reflect.ValueOf(vc.Rules[r.vcIndex])) != nil || !writable(reflect.ValueOf(data)) {
+			continue
+		}
+		var back config.ViperConfig
+		if fillRule(&back, data) == nil && reflect.DeepEqual(back.Rules[0], vc.Rules[r.vcIndex]) {
+			r.data = data
+		}
+	}
+	var data []*viperAllowlistData
+	if fillViper(reflect.ValueOf(&data).Elem(), reflect.ValueOf(vc.Allowlists)) == nil && writable(reflect.ValueOf(data)) {
+		var back config.ViperConfig
+		if fillViper(reflect.ValueOf(&back.Allowlists).Elem(), reflect.ValueOf(data)) == nil && reflect.DeepEqual(back.Allowlists, vc.Allowlists) {
+			ix.allowlists, ix.allowData = data, true
+		}
+	}
 	return ix, nil
+}
+
+// writable reports whether goValue can write v as static data.
+func writable(v reflect.Value) bool {
+	return goValue(io.Discard, v) == nil
+}
+
+// goValue writes v, a value of a mirror type or of a field of one, as a
+// Go expression of static data.
+func goValue(w io.Writer, v reflect.Value) error {
+	typ := strings.ReplaceAll(v.Type().String(), "secrets.", "")
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			_, err := io.WriteString(w, "nil")
+			return err
+		}
+		if v.Elem().Kind() != reflect.Struct {
+			return fmt.Errorf("%s is not static data", typ)
+		}
+		io.WriteString(w, "&")
+		return goValue(w, v.Elem())
+	case reflect.Struct:
+		fmt.Fprintf(w, "%s{", typ)
+		for i := range v.NumField() {
+			f := v.Field(i)
+			if f.IsZero() {
+				continue
+			}
+			fmt.Fprintf(w, "%s: ", v.Type().Field(i).Name)
+			if err := goValue(w, f); err != nil {
+				return err
+			}
+			io.WriteString(w, ",\n")
+		}
+		_, err := io.WriteString(w, "}")
+		return err
+	case reflect.Slice:
+		if v.IsNil() {
+			_, err := io.WriteString(w, "nil")
+			return err
+		}
+		fmt.Fprintf(w, "%s{", typ)
+		for i := range v.Len() {
+			if v.Len() > 4 {
+				io.WriteString(w, "\n")
+			}
+			if err := goValue(w, v.Index(i)); err != nil {
+				return err
+			}
+			io.WriteString(w, ",")
+		}
+		if v.Len() > 4 {
+			io.WriteString(w, "\n")
+		}
+		_, err := io.WriteString(w, "}")
+		return err
+	case reflect.String:
+		q := strconv.Quote(v.String())
+		if strconv.CanBackquote(v.String()) {
+			q = "`" + v.String() + "`"
+		}
+		_, err := io.WriteString(w, q)
+		return err
+	case reflect.Int:
+		_, err := fmt.Fprintf(w, "%d", v.Int())
+		return err
+	case reflect.Bool:
+		_, err := fmt.Fprintf(w, "%t", v.Bool())
+		return err
+	case reflect.Float64:
+		f := v.Float()
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return fmt.Errorf("float %v is not static data", f)
+		}
+		_, err := io.WriteString(w, strconv.FormatFloat(f, 'g', -1, 64))
+		return err
+	}
+	return fmt.Errorf("%s is not static data", typ)
 }
 
 // splitConfig returns the spans of src's [[rules]] tables (each with its
@@ -152,8 +254,16 @@ func indexSource(ix *index) ([]byte, error) {
 	p("size: %d,\n", ix.size)
 	p("rules: []indexRule{\n")
 	for _, r := range ix.rules {
-		p("{id: %q, description: %q, vcIndex: %d, keywords: %#v, span: [2]int32{%d, %d}},\n",
+		p("{id: %q, description: %q, vcIndex: %d, keywords: %#v, span: [2]int32{%d, %d},\n",
 			r.id, r.description, r.vcIndex, r.keywords, r.span[0], r.span[1])
+		if r.data != nil {
+			p("data: ")
+			if err := goValue(&b, reflect.ValueOf(r.data)); err != nil {
+				return nil, err
+			}
+			p(",\n")
+		}
+		p("},\n")
 	}
 	p("},\n")
 	p("kw: keywordMatcher{\n")
@@ -190,6 +300,13 @@ func indexSource(ix *index) ([]byte, error) {
 		p("},\n")
 	}
 	p("allowSpans: %#v,\n", ix.allowSpans)
+	if ix.allowData {
+		p("allowlists: ")
+		if err := goValue(&b, reflect.ValueOf(ix.allowlists)); err != nil {
+			return nil, err
+		}
+		p(",\nallowData: true,\n")
+	}
 	p("pathPattern: %q,\n", ix.pathPattern)
 	p("pathFactors: %#v,\n", ix.pathFactors)
 	p("pathFactorsOK: %t,\n", ix.pathFactorsOK)
@@ -214,42 +331,52 @@ func ints[T uint8 | uint16 | int32 | int](b *bytes.Buffer, vs []T) {
 	}
 }
 
-// TestLazyDecode checks that every rule and the global allowlists decoded
-// from their own tables, as the table does when they are first needed,
-// equal the whole configuration decoded, and that the generated keyword
-// automaton equals one built afresh.
+// TestLazyDecode checks that every rule and the global allowlists, as
+// the table gets them when they are first needed (copied from the
+// generated index, or decoded from their own TOML tables), equal the whole
+// configuration decoded, and that the generated keyword automaton equals
+// one built afresh.
 func TestLazyDecode(t *testing.T) {
 	full, err := loadTable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	lazy := newTable(&genIndex, config.DefaultConfig, config.ViperConfig{})
-	if len(lazy.rules) != len(full.rules) {
-		t.Fatalf("%d rules, want %d", len(lazy.rules), len(full.rules))
+	// The index without its decoded data: tables decoded from the text.
+	text := genIndex
+	text.rules = slices.Clone(text.rules)
+	for i := range text.rules {
+		text.rules[i].data = nil
 	}
-	// Concurrently, as detectors first need rules.
-	var wg sync.WaitGroup
-	for i, r := range lazy.rules {
-		wg.Go(func() {
-			vc, err := r.decoded(lazy)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			want := full.vc.Rules[full.rules[i].vcIndex]
-			if r.id != want.ID || r.vcIndex != full.rules[i].vcIndex || !reflect.DeepEqual(vc.Rules[0], want) {
-				t.Errorf("rule %s decoded alone differs", r.id)
-			}
-		})
-		wg.Go(func() { lazy.allowlists() })
-	}
-	wg.Wait()
-	al, err := lazy.allowlists()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(al.Allowlists, full.vc.Allowlists) {
-		t.Error("global allowlists decoded alone differ")
+	text.allowlists, text.allowData = nil, false
+	for _, ix := range []*index{&genIndex, &text} {
+		lazy := newTable(ix, config.DefaultConfig, config.ViperConfig{})
+		if len(lazy.rules) != len(full.rules) {
+			t.Fatalf("%d rules, want %d", len(lazy.rules), len(full.rules))
+		}
+		// Concurrently, as detectors first need rules.
+		var wg sync.WaitGroup
+		for i, r := range lazy.rules {
+			wg.Go(func() {
+				vc, err := r.decoded(lazy)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				want := full.vc.Rules[full.rules[i].vcIndex]
+				if r.id != want.ID || r.vcIndex != full.rules[i].vcIndex || !reflect.DeepEqual(vc.Rules[0], want) {
+					t.Errorf("rule %s decoded alone differs", r.id)
+				}
+			})
+			wg.Go(func() { lazy.allowlists() })
+		}
+		wg.Wait()
+		al, err := lazy.allowlists()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(al.Allowlists, full.vc.Allowlists) {
+			t.Error("global allowlists decoded alone differ")
+		}
 	}
 	var keywords []string
 	for _, r := range full.rules {
@@ -263,11 +390,26 @@ func TestLazyDecode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(lazy.kw, kw) {
+	if !reflect.DeepEqual(&genIndex.kw, kw) {
 		t.Error("generated keyword automaton differs from one built afresh")
 	}
-	if !reflect.DeepEqual(lazy.kwRules, full.kwRules) || !reflect.DeepEqual(lazy.always, full.always) {
+	if !reflect.DeepEqual(genIndex.kwRules, full.kwRules) || !reflect.DeepEqual(genIndex.always, full.always) {
 		t.Error("generated keyword rules differ")
+	}
+}
+
+// TestFillViperMismatch checks that data whose mirror has a field the
+// gitleaks type lacks is refused (and so decoded from its TOML table).
+func TestFillViperMismatch(t *testing.T) {
+	type mirror struct{ ID, NoSuchField string }
+	var vc config.ViperConfig
+	rules := reflect.ValueOf(&vc.Rules).Elem()
+	rules.Set(reflect.MakeSlice(rules.Type(), 1, 1))
+	if err := fillViper(rules.Index(0), reflect.ValueOf(mirror{ID: "x", NoSuchField: "y"})); err == nil {
+		t.Fatal("no error for a field gitleaks' rule lacks")
+	}
+	if err := fillViper(rules.Index(0), reflect.ValueOf(mirror{ID: "x"})); err != nil || vc.Rules[0].ID != "x" {
+		t.Fatalf("ID not copied: %v", err)
 	}
 }
 

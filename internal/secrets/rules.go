@@ -5,6 +5,7 @@ package secrets
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -16,20 +17,23 @@ import (
 )
 
 // table is the gitleaks default configuration, decoded and compiled
-// lazily: a rule's TOML table is decoded and its regexes are compiled the
-// first time one of its keywords is seen (its plan), and its gitleaks
-// detector is built the first time its plan lets a window through. What it
-// needs up front (rule IDs, keywords, the keyword automaton) comes from an
-// index generated ahead of time for the linked gitleaks version (see
-// index.go), or from decoding the whole configuration if that index does
-// not fit it. It is shared by every Detector; what it caches is immutable
-// once built.
+// lazily: a rule is decoded and its regexes are compiled the first time one
+// of its keywords is seen (its plan), and its gitleaks detector is built
+// the first time its plan lets a window through. What it needs up front
+// (rule IDs, keywords, the keyword automaton) and the rules decoded come
+// from an index generated ahead of time for the linked gitleaks version
+// (see index.go), or from decoding the whole configuration if that index
+// does not fit it. It is shared by every Detector; what it caches is
+// immutable once built.
 type table struct {
-	// src is the configuration text whose rule and allowlist tables are
-	// decoded when first needed; empty if vc holds it decoded whole.
+	// src is the configuration text whose rules and allowlists are decoded
+	// when first needed (copied from the index's data, or decoded from
+	// their tables in src); empty if vc holds it decoded whole.
 	src        string
 	vc         config.ViperConfig
-	allowSpans [][2]int32 // global allowlist tables in src
+	allowSpans [][2]int32            // global allowlist tables in src
+	alData     []*viperAllowlistData // the global allowlists decoded, if alDataOK
+	alDataOK   bool
 
 	rules   []*tableRule // rules with a regex, in config order
 	kw      *keywordMatcher
@@ -176,7 +180,7 @@ func indexConfig(vc *config.ViperConfig) (*index, error) {
 // configuration vc.
 func newTable(ix *index, src string, vc config.ViperConfig) *table {
 	t := &table{
-		src: src, vc: vc, allowSpans: ix.allowSpans,
+		src: src, vc: vc, allowSpans: ix.allowSpans, alData: ix.allowlists, alDataOK: ix.allowData,
 		kw: &ix.kw, kwRules: ix.kwRules, always: ix.always,
 		pathPattern: ix.pathPattern, pathFactors: ix.pathFactors, pathFactorsOK: ix.pathFactorsOK,
 	}
@@ -194,11 +198,16 @@ func newTable(ix *index, src string, vc config.ViperConfig) *table {
 func (r *tableRule) decoded(t *table) (*config.ViperConfig, error) {
 	r.vcOnce.Do(func() {
 		vc := &config.ViperConfig{}
-		if t.src == "" {
+		switch {
+		case t.src == "":
 			vc.Rules = t.vc.Rules[r.vcIndex : r.vcIndex+1 : r.vcIndex+1]
-		} else if err := toml.Unmarshal([]byte(t.src[r.span[0]:r.span[1]]), vc); err != nil {
-			r.vcErr = fmt.Errorf("secrets: decode gitleaks rule %s: %w", r.id, err)
-			return
+		case r.data != nil && fillRule(vc, r.data) == nil:
+		default:
+			*vc = config.ViperConfig{}
+			if err := toml.Unmarshal([]byte(t.src[r.span[0]:r.span[1]]), vc); err != nil {
+				r.vcErr = fmt.Errorf("secrets: decode gitleaks rule %s: %w", r.id, err)
+				return
+			}
 		}
 		if len(vc.Rules) != 1 || vc.Rules[0].ID != r.id {
 			r.vcErr = fmt.Errorf("secrets: decode gitleaks rule %s: rule missing", r.id)
@@ -217,6 +226,10 @@ func (t *table) allowlists() (*config.ViperConfig, error) {
 			t.al.Allowlists = t.vc.Allowlists
 			return
 		}
+		if t.alDataOK && fillViper(reflect.ValueOf(&t.al.Allowlists).Elem(), reflect.ValueOf(t.alData)) == nil {
+			return
+		}
+		t.al = config.ViperConfig{}
 		var b []byte
 		for _, s := range t.allowSpans {
 			b = append(b, t.src[s[0]:s[1]]...)
@@ -228,6 +241,13 @@ func (t *table) allowlists() (*config.ViperConfig, error) {
 		t.alErr = foldAllowlist(&t.al)
 	})
 	return &t.al, t.alErr
+}
+
+// fillRule sets vc's rules to the one rule of data.
+func fillRule(vc *config.ViperConfig, data *viperRuleData) error {
+	rules := reflect.ValueOf(&vc.Rules).Elem()
+	rules.Set(reflect.MakeSlice(rules.Type(), 1, 1))
+	return fillViper(rules.Index(0), reflect.ValueOf(data).Elem())
 }
 
 // getPlan returns the rule's plan, building it on first use.

@@ -12,14 +12,14 @@
 // gitleaks does (its rules run on Go's regexp at about 1 MB/s each, and
 // real code holds keywords like key, token and api on most lines):
 //
-//   - Lazy rules. New decodes nothing: the rules' IDs and keywords and one
-//     keyword automaton over all rules' keywords are generated ahead of
-//     time for the linked gitleaks version (index.go; checked against the
-//     embedded configuration's digest, which falls back to decoding it
-//     whole). A rule's TOML table is decoded (with go-toml, not viper) and
-//     its plan (see plan) built the first time one of its keywords is
-//     seen, and a gitleaks detector holding that rule alone (with the
-//     global allowlists) the first time it has a window to scan.
+//   - Lazy rules. New decodes nothing: the rules, decoded, and one keyword
+//     automaton over all rules' keywords are generated ahead of time for
+//     the linked gitleaks version (index.go; checked against the embedded
+//     configuration's digest, which falls back to decoding it whole with
+//     go-toml, not viper). A rule's plan (see plan) is built the first
+//     time one of its keywords is seen, and a gitleaks detector holding
+//     that rule alone (with the global allowlists) the first time it has a
+//     window to scan.
 //   - Keyword windows. Each line is searched for keywords, ASCII case
 //     folded as gitleaks lowercases text. For each occurrence of one of a
 //     rule's keywords, the rule's plan checks with an anchored DFA that a
