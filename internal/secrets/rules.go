@@ -69,11 +69,23 @@ type tableRule struct {
 	plan     plan
 	path     *regexp.Regexp // the rule's path condition, if any
 
+	bareOnce sync.Once
+	bare     *ruleDetectors // this rule without allowlists
+	bareErr  error
+
 	glOnce sync.Once
-	gl     *detect.Detector // a gitleaks detector holding this rule only
-	dec    *detect.Detector // the same with gitleaks' decoding on
-	rule   *config.Rule
+	gl     *ruleDetectors // this rule with its allowlists and the global ones
 	glErr  error
+}
+
+// ruleDetectors are gitleaks detectors holding one rule only.
+type ruleDetectors struct {
+	cfg  config.Config
+	rule *config.Rule     // the rule, translated
+	gl   *detect.Detector // without decoding
+
+	decOnce sync.Once
+	dec     *detect.Detector // with gitleaks' decoding on
 }
 
 // defaultTable is the default configuration, shared by every Detector.
@@ -275,81 +287,124 @@ func (r *tableRule) pathExcluded(path string) bool {
 	return r.path != nil && !r.path.MatchString(path)
 }
 
-// detector returns a gitleaks detector holding only rule r, and the
-// translated rule, building them on first use.
+// detector returns a gitleaks detector holding only rule r (with its own
+// and the global allowlists), and the translated rule, building them on
+// first use.
 func (r *tableRule) detector(t *table) (*detect.Detector, *config.Rule, error) {
+	rd, err := r.detectors(t)
+	if err != nil {
+		return nil, nil, err
+	}
+	return rd.gl, rd.rule, nil
+}
+
+// detectors returns rule r's detectors with its allowlists, building them
+// on first use.
+func (r *tableRule) detectors(t *table) (*ruleDetectors, error) {
 	r.glOnce.Do(func() {
-		global, err := t.globalAllowlists()
-		if err != nil {
-			r.glErr = err
-			return
-		}
-		al, err := t.allowlists()
-		if err != nil {
-			r.glErr = err
-			return
-		}
-		rvc, err := r.decoded(t)
-		if err != nil {
-			r.glErr = err
-			return
-		}
-		el := rvc.Rules[0]
-		// Translate lowercases keywords in place and appends to the
-		// allowlists: give it copies.
-		el.Keywords = slices.Clone(el.Keywords)
-		el.Tags = slices.Clone(el.Tags)
-		el.Allowlists = slices.Clip(slices.Clone(el.Allowlists))
-		// gitleaks builds an Aho-Corasick trie of a 256-way table per
-		// state for stopwords: ~15 ms for generic-api-key's 1,400. Such
-		// lists are left out of the translation and set afterwards, which
-		// makes gitleaks test them one by one (ContainsStopWord's fallback,
-		// same result) at a few µs per candidate secret.
-		deferred := map[int][]string{}
-		for k, a := range el.Allowlists {
-			if len(a.StopWords) > maxTrieStopWords && len(a.Regexes)+len(a.Paths)+len(a.Commits) > 0 {
-				c := *a
-				deferred[k] = c.StopWords
-				c.StopWords = nil
-				el.Allowlists[k] = &c
-			}
-		}
-		vc := config.ViperConfig{}
-		vc.Rules = append(vc.Rules, el)
-		// Global allowlists targeting this rule become its own.
-		for _, a := range al.Allowlists {
-			if slices.Contains(a.TargetRules, r.id) {
-				c := *a
-				c.TargetRules = []string{r.id}
-				vc.Allowlists = append(vc.Allowlists, &c)
-			}
-		}
-		cfg, err := translate(&vc)
-		if err != nil {
-			r.glErr = fmt.Errorf("secrets: compile gitleaks rule %s: %w", r.id, err)
-			return
-		}
-		rule, ok := cfg.Rules[r.id]
-		if !ok || len(cfg.Rules) != 1 {
-			r.glErr = fmt.Errorf("secrets: compile gitleaks rule %s: rule missing", r.id)
-			return
-		}
-		for k, words := range deferred {
-			rule.Allowlists[k].StopWords = lowerUnique(words)
-		}
-		cfg.Allowlists = global
-		cfg.Path = ""
-		gl := detect.NewDetector(cfg)
-		// Decoding (base64, hex, percent-encoding, escapes) is left to
-		// dec, which runs only around lines holding encoded segments.
-		gl.MaxDecodeDepth = 0
-		gl.Verbose = false
-		dec := detect.NewDetector(cfg)
-		dec.MaxDecodeDepth = maxDecodeDepth
-		dec.Verbose = false
-		r.gl, r.dec, r.rule = gl, dec, &rule
+		r.gl, r.glErr = r.compile(t, false)
 	})
-	return r.gl, r.rule, r.glErr
+	return r.gl, r.glErr
+}
+
+// bareDetectors returns rule r's detectors without any allowlist,
+// building them on first use. An allowlist only drops findings (gitleaks
+// skips an allowed finding or file, and its generic-rule filter has
+// nothing to drop among one rule's findings), so a text on which they
+// find nothing is one on which detectors find nothing: detectors, whose
+// allowlists cost milliseconds to compile (the global one's 39 regexes are
+// compiled twice, alone and joined), are built only for texts that hold a
+// candidate secret.
+func (r *tableRule) bareDetectors(t *table) (*ruleDetectors, error) {
+	r.bareOnce.Do(func() {
+		r.bare, r.bareErr = r.compile(t, true)
+	})
+	return r.bare, r.bareErr
+}
+
+// decoder returns the detector with gitleaks' decoding on, building it on
+// first use: decoding (base64, hex, percent-encoding, escapes) is left to
+// it, and it runs only around lines holding encoded segments.
+func (rd *ruleDetectors) decoder() *detect.Detector {
+	rd.decOnce.Do(func() {
+		rd.dec = newGitleaks(rd.cfg, maxDecodeDepth)
+	})
+	return rd.dec
+}
+
+// newGitleaks returns a quiet gitleaks detector of cfg decoding to depth.
+func newGitleaks(cfg config.Config, depth int) *detect.Detector {
+	gl := detect.NewDetector(cfg)
+	gl.MaxDecodeDepth = depth
+	gl.Verbose = false
+	return gl
+}
+
+// compile translates rule r alone, with its allowlists and the global
+// ones unless bare, and returns its gitleaks detectors.
+func (r *tableRule) compile(t *table, bare bool) (*ruleDetectors, error) {
+	var err error
+	var global []*config.Allowlist
+	al := &config.ViperConfig{}
+	if !bare {
+		if global, err = t.globalAllowlists(); err != nil {
+			return nil, err
+		}
+		if al, err = t.allowlists(); err != nil {
+			return nil, err
+		}
+	}
+	rvc, err := r.decoded(t)
+	if err != nil {
+		return nil, err
+	}
+	el := rvc.Rules[0]
+	// Translate lowercases keywords in place and appends to the
+	// allowlists: give it copies.
+	el.Keywords = slices.Clone(el.Keywords)
+	el.Tags = slices.Clone(el.Tags)
+	el.Allowlists = slices.Clip(slices.Clone(el.Allowlists))
+	if bare {
+		el.AllowList, el.Allowlists = nil, nil
+	}
+	// gitleaks builds an Aho-Corasick trie of a 256-way table per state
+	// for stopwords: ~15 ms for generic-api-key's 1,400. Such lists are
+	// left out of the translation and set afterwards, which makes gitleaks
+	// test them one by one (ContainsStopWord's fallback, same result) at a
+	// few µs per candidate secret.
+	deferred := map[int][]string{}
+	for k, a := range el.Allowlists {
+		if len(a.StopWords) > maxTrieStopWords && len(a.Regexes)+len(a.Paths)+len(a.Commits) > 0 {
+			c := *a
+			deferred[k] = c.StopWords
+			c.StopWords = nil
+			el.Allowlists[k] = &c
+		}
+	}
+	vc := config.ViperConfig{}
+	vc.Rules = append(vc.Rules, el)
+	// Global allowlists targeting this rule become its own.
+	for _, a := range al.Allowlists {
+		if slices.Contains(a.TargetRules, r.id) {
+			c := *a
+			c.TargetRules = []string{r.id}
+			vc.Allowlists = append(vc.Allowlists, &c)
+		}
+	}
+	cfg, err := translate(&vc)
+	if err != nil {
+		return nil, fmt.Errorf("secrets: compile gitleaks rule %s: %w", r.id, err)
+	}
+	translated, ok := cfg.Rules[r.id]
+	if !ok || len(cfg.Rules) != 1 {
+		return nil, fmt.Errorf("secrets: compile gitleaks rule %s: rule missing", r.id)
+	}
+	for k, words := range deferred {
+		translated.Allowlists[k].StopWords = lowerUnique(words)
+	}
+	cfg.Allowlists = global
+	cfg.Path = ""
+	return &ruleDetectors{cfg: cfg, rule: &translated, gl: newGitleaks(cfg, 0)}, nil
 }
 
 // globalAllowlists returns the compiled allowlists that apply to every

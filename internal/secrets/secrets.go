@@ -64,6 +64,7 @@ import (
 	"github.com/zricethezav/gitleaks/v8/config"
 	"github.com/zricethezav/gitleaks/v8/detect"
 	"github.com/zricethezav/gitleaks/v8/logging"
+	"github.com/zricethezav/gitleaks/v8/report"
 
 	"github.com/privscan/privscan/catalog"
 	"github.com/privscan/privscan/finding"
@@ -269,14 +270,25 @@ func (d *Detector) detectDecoded(st *runState, enc []int, byRule []hit, decHits 
 		if tr.pathExcluded(st.path) {
 			continue
 		}
-		if _, _, err := tr.detector(d.t); err != nil {
+		bare, err := tr.bareDetectors(d.t)
+		if err != nil {
 			continue
 		}
-		rule := tr.rule
 		for _, w := range wins {
 			v := st.t.sub(w[0], w[1])
 			//lint:ignore SA1019 see detectRule
-			findings := tr.dec.Detect(detect.Fragment{Raw: v.s, FilePath: st.path})
+			frag := detect.Fragment{Raw: v.s, FilePath: st.path}
+			if !slices.ContainsFunc(bare.decoder().Detect(frag), func(fd report.Finding) bool {
+				return fd.RuleID == tr.id && isDecodedFinding(fd.Tags)
+			}) {
+				continue // see detectRule
+			}
+			full, err := tr.detectors(d.t)
+			if err != nil {
+				break
+			}
+			rule := full.rule
+			findings := full.decoder().Detect(frag)
 			viewed := false
 			for _, fd := range findings {
 				if fd.RuleID != rule.RuleID || !isDecodedFinding(fd.Tags) {
@@ -444,7 +456,7 @@ func (d *Detector) detectRule(st *runState, r *tableRule, hits []hit) {
 	if len(wins) == 0 {
 		return
 	}
-	gl, rule, err := r.detector(d.t)
+	bare, err := r.bareDetectors(d.t)
 	if err != nil {
 		return // a rule that does not compile finds nothing
 	}
@@ -457,7 +469,16 @@ func (d *Detector) detectRule(st *runState, r *tableRule, hits []hit) {
 		// v9, but v8's Detect, the only call taking a file path without
 		// accumulating findings in the detector, still requires it.
 		//lint:ignore SA1019 no v8 alternative
-		findings := gl.Detect(detect.Fragment{Raw: v.s, FilePath: st.path})
+		frag := detect.Fragment{Raw: v.s, FilePath: st.path}
+		if len(bare.gl.Detect(frag)) == 0 {
+			continue // so would the rule with its allowlists
+		}
+		full, err := r.detectors(d.t)
+		if err != nil {
+			return
+		}
+		rule := full.rule
+		findings := full.gl.Detect(frag)
 		if len(findings) == 0 {
 			continue
 		}
