@@ -6,6 +6,7 @@ import (
 	"regexp/syntax"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -46,12 +47,12 @@ type plan struct {
 // branch is the plan of one alternative of a rule's regex.
 type branch struct {
 	f        *prefixDFA
-	fre      *regexp.Regexp // f as a regexp, for when the DFA grows too large
-	fMax     int            // longest f match in bytes; -1 if unbounded
-	es       *regexp.Regexp
-	esMax    int // longest es match in bytes; -1 if unbounded
-	nlBefore int // -1 if unbounded
-	nlAfter  int // -1 if unbounded
+	fre      *lazyRegexp // f as a regexp, for when the DFA grows too large
+	fMax     int         // longest f match in bytes; -1 if unbounded
+	es       *lazyRegexp // leftmost-longest
+	esMax    int         // longest es match in bytes; -1 if unbounded
+	nlBefore int         // -1 if unbounded
+	nlAfter  int         // -1 if unbounded
 }
 
 // Limits of the exact-set analysis.
@@ -123,21 +124,41 @@ func newBranch(el []*syntax.Regexp, keywords []string) (branch, bool) {
 	es := concat(el[i:])
 	f, _ := truncate(es)
 	b.fMax = maxLen(f) // -1 (unbounded) with x*, x+
-	var err error
-	if b.fre, err = regexp.Compile(`^(?:` + f.String() + `)`); err != nil {
-		return branch{}, false
-	}
+	b.fre = &lazyRegexp{expr: `^(?:` + f.String() + `)`}
 	if b.f, ok = newPrefixDFA(f); !ok {
 		return branch{}, false
 	}
 	if b.nlAfter > 0 {
 		b.esMax = maxLen(es)
-		if b.es, err = regexp.Compile(`^(?:` + es.String() + `)`); err != nil {
-			return branch{}, false
-		}
-		b.es.Longest()
+		b.es = &lazyRegexp{expr: `^(?:` + es.String() + `)`, longest: true}
 	}
 	return b, true
+}
+
+// lazyRegexp is a regular expression compiled when first used: compiling
+// a plan's regexps up front cost more than the rest of the plan, and most
+// plans never need them (f's DFA rarely grows too large; es is needed only
+// where f matches).
+type lazyRegexp struct {
+	expr    string // printed from a parsed expression: it compiles
+	longest bool
+
+	once sync.Once
+	re   *regexp.Regexp // nil if expr does not compile after all
+}
+
+// get returns the compiled expression, or nil if it does not compile
+// (callers then assume the worst: a match, unbounded).
+func (l *lazyRegexp) get() *regexp.Regexp {
+	l.once.Do(func() {
+		if re, err := regexp.Compile(l.expr); err == nil {
+			if l.longest {
+				re.Longest()
+			}
+			l.re = re
+		}
+	})
+	return l.re
 }
 
 // flatten appends the top-level sequence of re to out: concatenations are

@@ -210,3 +210,16 @@ func hasAssertion(re *syntax.Regexp) bool {
 	}
 	return slices.ContainsFunc(re.Sub, hasAssertion)
 }
+
+// TestPlanRegexpsCompile checks that the regexps plans compile lazily do
+// compile for every default rule (a plan would otherwise assume a match).
+func TestPlanRegexpsCompile(t *testing.T) {
+	d := newDetector(t)
+	for _, r := range d.t.rules {
+		for _, b := range r.getPlan(d.t).plan.branches {
+			if b.fre.get() == nil || (b.es != nil && b.es.get() == nil) {
+				t.Errorf("rule %s: a plan regexp does not compile", r.id)
+			}
+		}
+	}
+}

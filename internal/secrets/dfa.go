@@ -22,7 +22,10 @@ type prefixDFA struct {
 	mu    sync.Mutex
 	index map[string]int32 // state key -> state, guarded by mu
 	n     int              // states, guarded by mu
-	rows  []atomic.Pointer[dfaRow]
+	// rows holds state s's row at rows[s/dfaChunk][s%dfaChunk]: chunks
+	// are allocated as states are created (most DFAs have a few dozen;
+	// a flat array of maxDFAStates cost 32 KB of fresh memory per DFA).
+	rows [maxDFAStates / dfaChunk]atomic.Pointer[[dfaChunk]atomic.Pointer[dfaRow]]
 }
 
 // dfaRow is one state: its program counters and its transitions on ASCII
@@ -40,6 +43,7 @@ const (
 	dfaFirst   = 3
 
 	maxDFAStates = 4096
+	dfaChunk     = 64   // rows allocated at a time
 	maxDFAProg   = 4096 // instructions; more make each state costly
 )
 
@@ -51,7 +55,7 @@ func newPrefixDFA(re *syntax.Regexp) (*prefixDFA, bool) {
 	if err != nil || len(prog.Inst) > maxDFAProg {
 		return nil, false
 	}
-	d := &prefixDFA{prog: prog, index: map[string]int32{}, rows: make([]atomic.Pointer[dfaRow], maxDFAStates)}
+	d := &prefixDFA{prog: prog, index: map[string]int32{}}
 	pcs, matched := d.closure([]uint32{uint32(prog.Start)})
 	d.mu.Lock()
 	d.start = d.state(pcs, matched)
@@ -134,7 +138,12 @@ func (d *prefixDFA) state(pcs []uint32, matched bool) int32 {
 		return dfaUnknown
 	}
 	s := int32(d.n) + dfaFirst
-	d.rows[d.n].Store(&dfaRow{pcs: pcs})
+	chunk := d.rows[d.n/dfaChunk].Load()
+	if chunk == nil {
+		chunk = new([dfaChunk]atomic.Pointer[dfaRow])
+		d.rows[d.n/dfaChunk].Store(chunk)
+	}
+	chunk[d.n%dfaChunk].Store(&dfaRow{pcs: pcs})
 	d.index[string(key)] = s
 	d.n++
 	return s
@@ -157,7 +166,8 @@ func (d *prefixDFA) match(s string) (matched, ok bool) {
 		if i == len(s) {
 			return false, true
 		}
-		row := d.rows[st-dfaFirst].Load()
+		k := st - dfaFirst
+		row := d.rows[k/dfaChunk].Load()[k%dfaChunk].Load()
 		c := s[i]
 		if c >= utf8.RuneSelf {
 			return d.matchSlow(row.pcs, s[i:]), true

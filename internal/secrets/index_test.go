@@ -20,6 +20,7 @@ import (
 
 	toml "github.com/pelletier/go-toml/v2"
 	"github.com/zricethezav/gitleaks/v8/config"
+	"github.com/zricethezav/gitleaks/v8/detect"
 )
 
 var update = flag.Bool("update", false, "write index_gen.go (go generate)")
@@ -546,5 +547,85 @@ func BenchmarkLoadTable(b *testing.B) {
 		if _, err := loadTable(); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestBareDetectorsSuperset checks what bare detectors rest on: on the
+// corpus, whatever a rule's detectors find (with and without decoding),
+// its detectors without allowlists find too.
+func TestBareDetectorsSuperset(t *testing.T) {
+	d := newDetector(t)
+	ref := newReference(t)
+	size := 256 << 10
+	if testing.Short() || raceEnabled {
+		size = 32 << 10
+	}
+	frags, _ := corpus(t, d, ref, size, 2)
+	tb := newTable(&genIndex, config.DefaultConfig, config.ViperConfig{})
+	fresh := &Detector{t: tb}
+	type key struct {
+		line, col, endLine, endCol int
+		secret                     string
+	}
+	found, dropped := 0, 0
+	for _, f := range frags {
+		for lo := 0; lo < len(f.Lines); lo += 8 {
+			lines := f.Lines[lo:min(lo+8, len(f.Lines))]
+			// The rules with a keyword in the text or in its decoded
+			// forms (gitleaks skips the others).
+			var hits []hit
+			encoded := false
+			for i, l := range lines {
+				tb.kw.lineKeywords(l.Text, func(_ int, kw int32) {
+					for _, r := range tb.kwRules[kw] {
+						hits = append(hits, hit{rule: r})
+					}
+				})
+				if mayDecode(l.Text) && fresh.decodeLine(l.Text, i, &hits) {
+					encoded = true
+				}
+			}
+			var rules []int32
+			for _, h := range hits {
+				if !slices.Contains(rules, h.rule) {
+					rules = append(rules, h.rule)
+				}
+			}
+			//lint:ignore SA1019 the API the adapter uses
+			frag := detect.Fragment{Raw: newText(lines).s, FilePath: f.Path}
+			for _, ri := range append(rules, tb.always...) {
+				r := tb.rules[ri]
+				bare, err := r.bareDetectors(tb)
+				if err != nil {
+					t.Fatal(err)
+				}
+				full, err := r.detectors(tb)
+				if err != nil {
+					t.Fatal(err)
+				}
+				pairs := [][2]*detect.Detector{{bare.gl, full.gl}}
+				if encoded {
+					pairs = append(pairs, [2]*detect.Detector{bare.decoder(), full.decoder()})
+				}
+				for _, pair := range pairs {
+					got := map[key]bool{}
+					for _, fd := range pair[0].Detect(frag) {
+						got[key{fd.StartLine, fd.StartColumn, fd.EndLine, fd.EndColumn, fd.Secret}] = true
+					}
+					want := pair[1].Detect(frag)
+					for _, fd := range want {
+						if !got[key{fd.StartLine, fd.StartColumn, fd.EndLine, fd.EndColumn, fd.Secret}] {
+							t.Fatalf("rule %s: a finding of its detectors at line %d is not one of its bare detectors'", r.id, fd.StartLine)
+						}
+					}
+					found += len(want)
+					dropped += len(got) - len(want)
+				}
+			}
+		}
+	}
+	t.Logf("%d findings; %d more without allowlists", found, dropped)
+	if found == 0 || dropped == 0 {
+		t.Error("the corpus holds no secret or no allowlisted candidate")
 	}
 }

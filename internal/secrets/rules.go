@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	toml "github.com/pelletier/go-toml/v2"
 	"github.com/zricethezav/gitleaks/v8/config"
@@ -76,6 +77,7 @@ type tableRule struct {
 	glOnce sync.Once
 	gl     *ruleDetectors // this rule with its allowlists and the global ones
 	glErr  error
+	built  atomic.Pointer[ruleDetectors] // gl, once built without error
 }
 
 // ruleDetectors are gitleaks detectors holding one rule only.
@@ -303,8 +305,23 @@ func (r *tableRule) detector(t *table) (*detect.Detector, *config.Rule, error) {
 func (r *tableRule) detectors(t *table) (*ruleDetectors, error) {
 	r.glOnce.Do(func() {
 		r.gl, r.glErr = r.compile(t, false)
+		if r.glErr == nil {
+			r.built.Store(r.gl)
+		}
 	})
 	return r.gl, r.glErr
+}
+
+// firstDetectors returns the detectors to run first on rule r's windows,
+// and whether their findings are final: the rule's detectors once built,
+// its bare detectors until then. A window on which bare detectors find a
+// candidate is scanned again with detectors.
+func (r *tableRule) firstDetectors(t *table) (rd *ruleDetectors, final bool, err error) {
+	if rd := r.built.Load(); rd != nil {
+		return rd, true, nil
+	}
+	rd, err = r.bareDetectors(t)
+	return rd, false, err
 }
 
 // bareDetectors returns rule r's detectors without any allowlist,
@@ -416,12 +433,25 @@ func (t *table) globalAllowlists() ([]*config.Allowlist, error) {
 			t.globalErr = err
 			return
 		}
+		// The paths of OR allowlists are pathAllowed's: Detect hands
+		// gitleaks no text at a path they match, so gitleaks would find
+		// none matching; it need not compile them (each alone, then
+		// joined) nor test them on every call. Unless they do not compile,
+		// which gitleaks reports.
+		strip := t.pathPattern == "" || t.pathRegexp() != nil
 		vc := config.ViperConfig{}
 		for _, a := range al.Allowlists {
-			if len(a.TargetRules) == 0 {
-				c := *a
-				vc.Allowlists = append(vc.Allowlists, &c)
+			if len(a.TargetRules) > 0 {
+				continue
 			}
+			c := *a
+			if strip && isOrCondition(c.Condition) {
+				c.Paths = nil
+				if len(c.Commits)+len(c.Regexes)+len(c.StopWords) == 0 {
+					continue
+				}
+			}
+			vc.Allowlists = append(vc.Allowlists, &c)
 		}
 		cfg, err := translate(&vc)
 		if err != nil {
@@ -452,10 +482,8 @@ func (t *table) pathAllowed(path string) bool {
 		return allowed
 	}
 	if !t.pathFactorsOK || holdsFactor(path, t.pathFactors) {
-		t.pathsOnce.Do(func() {
-			t.paths, _ = regexp.Compile(t.pathPattern)
-		})
-		allowed = t.paths != nil && t.paths.MatchString(path)
+		re := t.pathRegexp()
+		allowed = re != nil && re.MatchString(path)
 	}
 	t.pathMu.Lock()
 	if t.pathCache == nil || len(t.pathCache) >= maxPathCache {
@@ -466,22 +494,37 @@ func (t *table) pathAllowed(path string) bool {
 	return allowed
 }
 
+// pathRegexp returns pathPattern compiled, or nil if it does not compile,
+// compiling it on first use.
+func (t *table) pathRegexp() *regexp.Regexp {
+	t.pathsOnce.Do(func() {
+		t.paths, _ = regexp.Compile(t.pathPattern)
+	})
+	return t.paths
+}
+
 // globalPathPattern joins the paths of the global allowlists whose
-// condition is OR, as gitleaks joins an allowlist's paths; "" if none.
+// condition is OR and that target no rule: each allowlist's as gitleaks
+// joins them (a flag such as (?i) in one path holds for the paths after
+// it), and those of several allowlists as alternatives; "" if none.
 func globalPathPattern(vc *config.ViperConfig) string {
 	var pats []string
 	for _, a := range vc.Allowlists {
-		switch strings.ToUpper(a.Condition) {
-		case "", "OR", "||":
-			if len(a.TargetRules) == 0 {
-				pats = append(pats, a.Paths...)
-			}
+		if isOrCondition(a.Condition) && len(a.TargetRules) == 0 && len(a.Paths) > 0 {
+			pats = append(pats, "(?:"+strings.Join(a.Paths, "|")+")")
 		}
 	}
-	if len(pats) == 0 {
-		return ""
+	return strings.Join(pats, "|")
+}
+
+// isOrCondition reports whether an allowlist condition is OR, as gitleaks
+// reads it.
+func isOrCondition(condition string) bool {
+	switch strings.ToUpper(condition) {
+	case "", "OR", "||":
+		return true
 	}
-	return "(?:" + strings.Join(pats, "|") + ")"
+	return false
 }
 
 // maxPathCache bounds the cache of global path allowlist decisions.

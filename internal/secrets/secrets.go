@@ -270,7 +270,7 @@ func (d *Detector) detectDecoded(st *runState, enc []int, byRule []hit, decHits 
 		if tr.pathExcluded(st.path) {
 			continue
 		}
-		bare, err := tr.bareDetectors(d.t)
+		det, final, err := tr.firstDetectors(d.t)
 		if err != nil {
 			continue
 		}
@@ -278,17 +278,21 @@ func (d *Detector) detectDecoded(st *runState, enc []int, byRule []hit, decHits 
 			v := st.t.sub(w[0], w[1])
 			//lint:ignore SA1019 see detectRule
 			frag := detect.Fragment{Raw: v.s, FilePath: st.path}
-			if !slices.ContainsFunc(bare.decoder().Detect(frag), func(fd report.Finding) bool {
+			findings := det.decoder().Detect(frag)
+			if !final && slices.ContainsFunc(findings, func(fd report.Finding) bool {
 				return fd.RuleID == tr.id && isDecodedFinding(fd.Tags)
 			}) {
-				continue // see detectRule
+				// See detectRule.
+				if det, err = tr.detectors(d.t); err != nil {
+					break
+				}
+				final = true
+				findings = det.decoder().Detect(frag)
 			}
-			full, err := tr.detectors(d.t)
-			if err != nil {
-				break
+			if !final {
+				continue
 			}
-			rule := full.rule
-			findings := full.decoder().Detect(frag)
+			rule := det.rule
 			viewed := false
 			for _, fd := range findings {
 				if fd.RuleID != rule.RuleID || !isDecodedFinding(fd.Tags) {
@@ -389,7 +393,8 @@ func (p *plan) mayStartDecoded(t text, h hit, enc []int) bool {
 		in := t.s[q:end]
 		matched, ok := b.f.match(in)
 		if !ok {
-			matched = b.fre.MatchString(in)
+			re := b.fre.get()
+			matched = re == nil || re.MatchString(in)
 		}
 		if matched {
 			return true
@@ -456,7 +461,7 @@ func (d *Detector) detectRule(st *runState, r *tableRule, hits []hit) {
 	if len(wins) == 0 {
 		return
 	}
-	bare, err := r.bareDetectors(d.t)
+	det, final, err := r.firstDetectors(d.t)
 	if err != nil {
 		return // a rule that does not compile finds nothing
 	}
@@ -470,18 +475,20 @@ func (d *Detector) detectRule(st *runState, r *tableRule, hits []hit) {
 		// accumulating findings in the detector, still requires it.
 		//lint:ignore SA1019 no v8 alternative
 		frag := detect.Fragment{Raw: v.s, FilePath: st.path}
-		if len(bare.gl.Detect(frag)) == 0 {
+		findings := det.gl.Detect(frag)
+		if len(findings) == 0 {
 			continue // so would the rule with its allowlists
 		}
-		full, err := r.detectors(d.t)
-		if err != nil {
-			return
+		if !final {
+			if det, err = r.detectors(d.t); err != nil {
+				return
+			}
+			final = true
+			if findings = det.gl.Detect(frag); len(findings) == 0 {
+				continue
+			}
 		}
-		rule := full.rule
-		findings := full.gl.Detect(frag)
-		if len(findings) == 0 {
-			continue
-		}
+		rule := det.rule
 		st.views = append(st.views, v)
 		st.first = append(st.first, w[0])
 		for _, fd := range findings {
@@ -529,7 +536,8 @@ func (b *branch) windowEnd(t text, i, pos, last int) (int, bool) {
 	}
 	matched, ok := b.f.match(in)
 	if !ok {
-		matched = b.fre.MatchString(in)
+		re := b.fre.get()
+		matched = re == nil || re.MatchString(in)
 	}
 	if !matched {
 		return 0, false
@@ -544,7 +552,11 @@ func (b *branch) windowEnd(t text, i, pos, last int) (int, bool) {
 	if b.esMax >= 0 {
 		end = min(end, q+b.esMax+1)
 	}
-	loc := b.es.FindStringIndex(t.s[q:end])
+	es := b.es.get()
+	if es == nil {
+		return last, true
+	}
+	loc := es.FindStringIndex(t.s[q:end])
 	if loc == nil {
 		return 0, false
 	}
