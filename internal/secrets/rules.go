@@ -19,8 +19,10 @@ import (
 
 // table is the gitleaks default configuration, decoded and compiled
 // lazily: a rule is decoded and its regexes are compiled the first time one
-// of its keywords is seen (its plan), and its gitleaks detector is built
-// the first time its plan lets a window through. What it needs up front
+// of its keywords is seen (its plan), its gitleaks detector without
+// allowlists is built the first time its plan lets a window through, and
+// its detector with allowlists the first time that one finds a candidate
+// secret (see bareDetectors). What it needs up front
 // (rule IDs, keywords, the keyword automaton) and the rules decoded come
 // from an index generated ahead of time for the linked gitleaks version
 // (see index.go), or from decoding the whole configuration if that index

@@ -17,9 +17,11 @@
 //     the linked gitleaks version (index.go; checked against the embedded
 //     configuration's digest, which falls back to decoding it whole with
 //     go-toml, not viper). A rule's plan (see plan) is built the first
-//     time one of its keywords is seen, and a gitleaks detector holding
-//     that rule alone (with the global allowlists) the first time it has a
-//     window to scan.
+//     time one of its keywords is seen, a gitleaks detector holding that
+//     rule alone without allowlists the first time it has a window to
+//     scan, and one with the rule's and the global allowlists the first
+//     time that one finds a candidate secret (allowlists only drop
+//     findings: a window the first finds nothing in needs no second look).
 //   - Keyword windows. Each line is searched for keywords, ASCII case
 //     folded as gitleaks lowercases text. For each occurrence of one of a
 //     rule's keywords, the rule's plan checks with an anchored DFA that a
