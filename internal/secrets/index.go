@@ -201,6 +201,16 @@ func pathFactors(pattern string) (factors []string, ok bool) {
 // regexFactors is pathFactors on a parsed expression. A nil set with ok
 // true means that re matches no ASCII text.
 func regexFactors(re *syntax.Regexp) ([]string, bool) {
+	return factorsWithin(re, maxDistribute)
+}
+
+// maxDistribute bounds the nesting of alternations regexFactors
+// distributes concatenations over.
+const maxDistribute = 2
+
+// factorsWithin is regexFactors distributing concatenations over at most
+// depth nested alternations.
+func factorsWithin(re *syntax.Regexp, depth int) ([]string, bool) {
 	if set, ok := asciiSet(re); ok {
 		if slices.Contains(set, "") {
 			return nil, false
@@ -209,10 +219,10 @@ func regexFactors(re *syntax.Regexp) ([]string, bool) {
 	}
 	switch re.Op {
 	case syntax.OpCapture, syntax.OpPlus:
-		return regexFactors(re.Sub[0])
+		return factorsWithin(re.Sub[0], depth)
 	case syntax.OpRepeat:
 		if re.Min >= 1 {
-			return regexFactors(re.Sub[0])
+			return factorsWithin(re.Sub[0], depth)
 		}
 	case syntax.OpConcat:
 		// Every match holds a match of each element, and of each run of
@@ -224,32 +234,64 @@ func regexFactors(re *syntax.Regexp) ([]string, bool) {
 				best, found = set, true
 			}
 		}
-		run, inRun := []string(nil), false
+		var run []string
+		inRun := false
 		for _, sub := range re.Sub {
-			set, ok := asciiSet(sub)
-			if ok && inRun {
-				run, ok = asciiProduct(run, set)
-			} else if ok {
-				run = set
-			}
-			if ok {
-				inRun = true
+			if set, ok := asciiSet(sub); ok {
+				if inRun {
+					if p, ok := asciiProduct(run, set); ok {
+						run = p
+						continue
+					}
+					consider(minimalFactors(run), true) // too many: a new run
+				}
+				run, inRun = set, true
 				continue
 			}
 			if inRun {
 				consider(minimalFactors(run), true)
 				inRun = false
 			}
-			consider(regexFactors(sub))
+			consider(factorsWithin(sub, depth))
 		}
 		if inRun {
 			consider(minimalFactors(run), true)
+		}
+		// A match also holds a match of the concatenation with one of an
+		// alternation element's alternatives in its place: \.(?:doc|.dll)
+		// holds .doc or dll, where the element alone gives doc or dll.
+		if depth > 0 {
+			for i, sub := range re.Sub {
+				for sub.Op == syntax.OpCapture {
+					sub = sub.Sub[0]
+				}
+				if sub.Op != syntax.OpAlternate {
+					continue
+				}
+				var union []string
+				ok := true
+				for _, alt := range sub.Sub {
+					mid := []*syntax.Regexp{alt}
+					if alt.Op == syntax.OpConcat {
+						mid = alt.Sub // so that its ends join their neighbours' runs
+					}
+					elems := slices.Concat(re.Sub[:i:i], mid, re.Sub[i+1:])
+					set, aok := factorsWithin(&syntax.Regexp{Op: syntax.OpConcat, Flags: re.Flags, Sub: elems}, depth-1)
+					if ok = aok && len(union)+len(set) <= maxFactors; !ok {
+						break
+					}
+					union = append(union, set...)
+				}
+				if ok {
+					consider(minimalFactors(union), true)
+				}
+			}
 		}
 		return best, found
 	case syntax.OpAlternate:
 		var union []string
 		for _, sub := range re.Sub {
-			set, ok := regexFactors(sub)
+			set, ok := factorsWithin(sub, depth)
 			if !ok {
 				return nil, false
 			}

@@ -497,6 +497,8 @@ func TestRegexFactors(t *testing.T) {
 		`\x{212a}`, `[^a]`, `.`, `a.c`, `(a)(b)`, `[\x{100}-\x{200}]`, `x\.y`, `(?i:a)b\.c`, `[a-z]`, `\d`,
 		`(?i)a(?:b|c)?/`, `(?:a|b)(?:c|/)`, `a(?:b|c+)\.`, `^/(?:a|bc)$`, `(?i)\.(?:ab?|.c)$`, `(?:^|/)(?:a|b)[a-c]*\.a$`,
 		`a\bc`, `(?:ab|)c`, `(?:ab)?c`, `[^\x00-\x{10FFFF}]a`, `(?i)ak`, `a(?i)b|c`,
+		`[a-c/][a-c/][a-c/][a-c/]`, `[abcA][abc.][abc/][abcK]`, `\.(?:ab?|.c|(?:b|c)a)$`, `(?:a|/)(?:b|c)(?:a|.)`,
+		`(?:ab|.c)(?:a|b.)`, `x?(?:a|b)(?:c|/)`,
 	} {
 		re := regexp.MustCompile(pat)
 		set, ok := pathFactors(pat)
