@@ -21,6 +21,9 @@ import (
 	toml "github.com/pelletier/go-toml/v2"
 	"github.com/zricethezav/gitleaks/v8/config"
 	"github.com/zricethezav/gitleaks/v8/detect"
+
+	"github.com/privscan/privscan/finding"
+	"github.com/privscan/privscan/scanner"
 )
 
 var update = flag.Bool("update", false, "write index_gen.go (go generate)")
@@ -121,7 +124,65 @@ func generateIndex(src string) (*index, error) {
 			ix.allowlists, ix.allowData = data, true
 		}
 	}
+	if err := cleanIndex(ix); err != nil {
+		return nil, err
+	}
 	return ix, nil
+}
+
+// cleanIndex drops from ix the decoded data whose text in index_gen.go
+// privscan would report as a secret (a rule whose regex is a literal
+// token, as gitleaks.toml itself is allowlisted by path): those rules
+// are decoded from their TOML tables instead.
+func cleanIndex(ix *index) error {
+	d, err := New()
+	if err != nil {
+		return err
+	}
+	for {
+		src, err := indexSource(ix)
+		if err != nil {
+			return err
+		}
+		text := strings.Split(string(src), "\n")
+		var hits []int
+		d.Detect(&scanner.Fragment{Kind: finding.KindFile, Path: "internal/secrets/" + indexFile, Lines: lines(text...)},
+			func(m scanner.Match) { hits = append(hits, m.Line) })
+		if len(hits) == 0 {
+			return nil
+		}
+		changed := false
+		for _, hit := range hits {
+			for k := hit; k >= 0; k-- {
+				l := strings.TrimSpace(text[k])
+				if rest, ok := strings.CutPrefix(l, "{id: "); ok {
+					id, err := strconv.QuotedPrefix(rest)
+					if err != nil {
+						return err
+					}
+					id, _ = strconv.Unquote(id)
+					for i := range ix.rules {
+						if r := &ix.rules[i]; r.id == id && r.data != nil {
+							r.data, changed = nil, true
+						}
+					}
+					break
+				}
+				if strings.HasPrefix(l, "allowlists: ") {
+					if ix.allowData {
+						ix.allowlists, ix.allowData, changed = nil, false, true
+					}
+					break
+				}
+				if strings.HasPrefix(l, "rules: ") {
+					break
+				}
+			}
+		}
+		if !changed {
+			return fmt.Errorf("%s would hold text the secret rules report, on line %d", indexFile, hits[0]+1)
+		}
+	}
 }
 
 // writable reports whether goValue can write v as static data.
