@@ -24,6 +24,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/hash"
 
 	"github.com/privscan/privscan/internal/cli"
+	"github.com/privscan/privscan/internal/mcpcmd"
 )
 
 // Canaries: catalog values that must never appear in an output unless the
@@ -52,13 +53,14 @@ const catalogOnly = "[detectors]\nemail = false\nphone = false\ncredit-card = fa
 const childEnv = "PRIVSCAN_HOSTILE_CHILD"
 
 // TestMain runs the test binary as privscan when childEnv is set, as
-// cmd/privscan's main does.
+// cmd/privscan's main does ("mcp" served in this process, as the
+// privscan-mcp that privscan runs for it does).
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) == "1" {
 		_ = hash.RegisterHash(crypto.SHA1, sha1.New)
 		heap := startHeapSampler()
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		code := cli.Main(ctx)
+		code := mcpcmd.MainLinked(ctx)
 		stop()
 		if p := os.Getenv(heapFileEnv); p != "" {
 			_ = os.WriteFile(p, []byte(strconv.FormatUint(heap(), 10)), 0o600)
@@ -154,7 +156,7 @@ func run(t *testing.T, dir string, env map[string]string, stdin io.Reader, timeo
 		}()
 		err := cli.Run(ctx, &cli.Env{
 			Args: args, Stdin: stdin, Stdout: &stdout, Stderr: &stderr, Dir: dir,
-			Getenv: func(k string) string { return env[k] },
+			Getenv: func(k string) string { return env[k] }, ServeMCP: mcpcmd.Serve,
 		})
 		done <- outcome{err: err}
 	}()

@@ -7,7 +7,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/privscan/privscan/internal/cli"
+	"github.com/privscan/privscan/internal/mcpcmd"
 )
 
 // asPrivscan makes the test binary act as the privscan command (as
@@ -28,7 +28,9 @@ func TestMain(m *testing.M) {
 			_, _ = ready.Write([]byte{1})
 			_ = ready.Close()
 		}
-		code := cli.Main(ctx)
+		// "privscan mcp" served in this process, as the privscan-mcp that
+		// privscan runs for it does.
+		code := mcpcmd.MainLinked(ctx)
 		stop()
 		os.Exit(code)
 	}

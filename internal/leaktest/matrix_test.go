@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/privscan/privscan/internal/cli"
+	"github.com/privscan/privscan/internal/mcpcmd"
 )
 
 // world is one run of the matrix: the fixture, the leak detector and the
@@ -216,7 +217,7 @@ func (w *world) runCLI(t *testing.T, cs cliCase) {
 	}
 	var stdout, stderr bytes.Buffer
 	e := &cli.Env{Args: args, Stdin: stdin, Stdout: &stdout, Stderr: &stderr, Dir: dir,
-		Getenv: func(k string) string { return env[k] }}
+		Getenv: func(k string) string { return env[k] }, ServeMCP: mcpcmd.Serve}
 	code := cli.Report(&stderr, cli.Run(ctx, e))
 
 	label := fmt.Sprintf("%s %s [%s] (privscan %s)", cs.verb, cs.format, cs.path, strings.Join(args, " "))

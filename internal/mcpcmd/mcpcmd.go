@@ -42,8 +42,19 @@ func Serve(ctx context.Context, env *cli.Env, opts cli.MCPOptions) error {
 // Main runs privscan-mcp as a process, with the arguments of "privscan
 // mcp", and returns its exit code.
 func Main(ctx context.Context) int {
+	return run(ctx, append([]string{"mcp"}, os.Args[1:]...))
+}
+
+// MainLinked runs privscan as a process, its whole CLI, with "privscan
+// mcp" served in this process rather than by privscan-mcp: for tests that
+// run their own binary as privscan.
+func MainLinked(ctx context.Context) int {
+	return run(ctx, os.Args[1:])
+}
+
+func run(ctx context.Context, args []string) int {
 	env := &cli.Env{
-		Args:     append([]string{"mcp"}, os.Args[1:]...),
+		Args:     args,
 		Stdin:    os.Stdin,
 		Stdout:   os.Stdout,
 		Stderr:   os.Stderr,
