@@ -52,6 +52,16 @@ func TestGeneratedIndex(t *testing.T) {
 	if !genIndex.fits(config.DefaultConfig) {
 		t.Fatal("gitleaks default config changed: run go generate ./internal/secrets")
 	}
+	// Every rule and the allowlists fit the mirror types (else they would
+	// be decoded from TOML at run time, correct but slower).
+	for _, r := range ix.rules {
+		if r.data == nil {
+			t.Errorf("rule %s does not fit viperRuleData: update the mirror types in index.go", r.id)
+		}
+	}
+	if !ix.allowData {
+		t.Error("the global allowlists do not fit viperAllowlistData: update the mirror types in index.go")
+	}
 	// Leave out what the generated index leaves out (cleanIndex, checked
 	// by TestGeneratedIndexClean).
 	for i := range ix.rules {
