@@ -196,7 +196,7 @@ func keywordSpan(el []*syntax.Regexp, keywords []string) (i, j int, ok bool) {
 			if !ok {
 				break
 			}
-			if set, ok = cross(set, ex); !ok {
+			if set, ok = cross(set, ex, maxExactStrings); !ok {
 				break
 			}
 			if allStartWithKeyword(set, keywords) {
@@ -253,7 +253,7 @@ func exactSet(re *syntax.Regexp) ([]string, bool) {
 			if !ok {
 				return nil, false
 			}
-			if set, ok = cross(set, ex); !ok {
+			if set, ok = cross(set, ex, maxExactStrings); !ok {
 				return nil, false
 			}
 		}
@@ -292,7 +292,7 @@ func exactSet(re *syntax.Regexp) ([]string, bool) {
 			if n >= re.Min {
 				set = union(set, pow)
 			}
-			if pow, ok = cross(pow, ex); !ok || len(set) > maxExactStrings {
+			if pow, ok = cross(pow, ex, maxExactStrings); !ok || len(set) > maxExactStrings {
 				return nil, false
 			}
 		}
@@ -301,8 +301,10 @@ func exactSet(re *syntax.Regexp) ([]string, bool) {
 	return nil, false
 }
 
-func cross(a, b []string) ([]string, bool) {
-	if len(a)*len(b) > maxExactStrings {
+// cross returns the concatenations of a string of a and one of b, or
+// false if there could be more than limit.
+func cross(a, b []string, limit int) ([]string, bool) {
+	if len(a)*len(b) > limit {
 		return nil, false
 	}
 	var out []string
@@ -316,6 +318,7 @@ func cross(a, b []string) ([]string, bool) {
 	return out, true
 }
 
+// union appends to a the strings of b it lacks.
 func union(a, b []string) []string {
 	for _, s := range b {
 		if !slices.Contains(a, s) {

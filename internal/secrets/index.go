@@ -239,7 +239,7 @@ func factorsWithin(re *syntax.Regexp, depth int) ([]string, bool) {
 		for _, sub := range re.Sub {
 			if set, ok := asciiSet(sub); ok {
 				if inRun {
-					if p, ok := asciiProduct(run, set); ok {
+					if p, ok := cross(run, set, maxFactors); ok {
 						run = p
 						continue
 					}
@@ -343,7 +343,8 @@ func asciiSet(re *syntax.Regexp) (set []string, ok bool) {
 		if !ok {
 			return nil, false
 		}
-		return asciiUnion(set, []string{""})
+		set = union(set, []string{""})
+		return set, len(set) <= maxFactors
 	case syntax.OpConcat:
 		set = []string{""}
 		for _, sub := range re.Sub {
@@ -351,7 +352,7 @@ func asciiSet(re *syntax.Regexp) (set []string, ok bool) {
 			if !ok {
 				return nil, false
 			}
-			if set, ok = asciiProduct(set, s); !ok {
+			if set, ok = cross(set, s, maxFactors); !ok {
 				return nil, false
 			}
 		}
@@ -362,40 +363,13 @@ func asciiSet(re *syntax.Regexp) (set []string, ok bool) {
 			if !ok {
 				return nil, false
 			}
-			if set, ok = asciiUnion(set, s); !ok {
+			if set = union(set, s); len(set) > maxFactors {
 				return nil, false
 			}
 		}
 		return set, true
 	}
 	return nil, false
-}
-
-// asciiProduct returns the concatenations of a string of a and one of b.
-func asciiProduct(a, b []string) ([]string, bool) {
-	if len(a)*len(b) > maxFactors {
-		return nil, false
-	}
-	out := make([]string, 0, len(a)*len(b))
-	for _, x := range a {
-		for _, y := range b {
-			if s := x + y; !slices.Contains(out, s) {
-				out = append(out, s)
-			}
-		}
-	}
-	return out, true
-}
-
-// asciiUnion returns the strings of a or b.
-func asciiUnion(a, b []string) ([]string, bool) {
-	out := slices.Clone(a)
-	for _, s := range b {
-		if !slices.Contains(out, s) {
-			out = append(out, s)
-		}
-	}
-	return out, len(out) <= maxFactors
 }
 
 // minimalFactors drops from a set of factors the strings holding another
