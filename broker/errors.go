@@ -118,7 +118,7 @@ func (e *Error) Hint() string {
 	case CodeConfigMissing:
 		return "run `privscan init` to create it, or set PRIVSCAN_CATALOG or PRIVSCAN_CATALOG_FILE"
 	case CodeConfigInvalid:
-		return "the key map may hold only [keys] and [catalogs] tables whose entries are non-empty path strings"
+		return "the key map may hold only [keys] and [catalogs] tables whose entries are non-empty path strings, and a [guard] table of settings"
 	case CodeUnknownKey:
 		return "keys are defined in the key map: check the spelling"
 	case CodeFileMissing:

@@ -18,8 +18,9 @@ var mapErrorShape = regexp.MustCompile(`^(` +
 	`|an entry in \[catalogs\] (is an empty list|lists more than \d+ files|lists something other than a non-empty path string)` +
 	`|a catalog entry written as a table (needs files = \[\.\.\.\]|may hold only files and seal-key)` +
 	`|the seal-key entry in \[catalogs\] must be the path of a key file` +
-	`|unknown section \(only \[keys\] and \[catalogs\] are allowed\)` +
-	`|unexpected top-level key \(entries belong under \[keys\] or \[catalogs\]\)` +
+	`|unknown section \(only \[keys\], \[catalogs\] and \[guard\] are allowed\)` +
+	`|\[guard\] (must be a table|has an unknown setting|(read|prompt|outbound) must be \"block\", \"warn\" or \"off\"|level must be \"error\", \"warning\" or \"note\"|probe-budget must be a whole number from 1 to \d+)` +
+	`|unexpected top-level key \(entries belong under \[keys\], \[catalogs\] or \[guard\]\)` +
 	`)$`)
 
 func FuzzLoadMap(f *testing.F) {

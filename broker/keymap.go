@@ -23,6 +23,8 @@ type keyMap struct {
 	// sealKey is the [catalogs] table's seal-key path (for every entry
 	// without its own), or "".
 	sealKey string
+	// guard is the [guard] table (DefaultGuard when there is none).
+	guard Guard
 }
 
 // entry is one map entry: the SHA-256 of its key and its path(s) as
@@ -71,10 +73,17 @@ func parseKeyMap(data []byte) (*keyMap, error) {
 		}
 		return nil, &mapIssue{msg: "invalid TOML"}
 	}
-	km := &keyMap{}
+	km := &keyMap{guard: DefaultGuard()}
 	for name, v := range raw {
 		catalogs := false
 		switch name {
+		case "guard":
+			g, err := parseGuard(v)
+			if err != nil {
+				return nil, err
+			}
+			km.guard = g
+			continue
 		case "keys":
 		case "catalogs":
 			catalogs = true
@@ -190,20 +199,20 @@ func catalogEntry(v any) (entry, *mapIssue) {
 	return e, nil
 }
 
-// unexpectedTop describes a top-level entry other than [keys] and
-// [catalogs]. Its name is not repeated, even when it looks like a plain
+// unexpectedTop describes a top-level entry other than [keys],
+// [catalogs] and [guard]. Its name is not repeated, even when it looks like a plain
 // identifier: a catalogued name spelled as an identifier (acme_corp) looks
 // like one too. A section within a typo of [keys] or [catalogs] gets that
 // name as a suggestion (which says only that the name is close to it).
 func unexpectedTop(name string, v any) *mapIssue {
 	if _, isTable := v.(map[string]any); isTable {
-		mi := &mapIssue{msg: "unknown section (only [keys] and [catalogs] are allowed)"}
-		if n := suggest.Nearest(name, []string{"keys", "catalogs"}); n != "" {
-			mi.hint = "did you mean [" + n + "]? The key map may hold only [keys] and [catalogs] tables"
+		mi := &mapIssue{msg: "unknown section (only [keys], [catalogs] and [guard] are allowed)"}
+		if n := suggest.Nearest(name, []string{"keys", "catalogs", "guard"}); n != "" {
+			mi.hint = "did you mean [" + n + "]? The key map may hold only [keys], [catalogs] and [guard] tables"
 		}
 		return mi
 	}
-	return &mapIssue{msg: "unexpected top-level key (entries belong under [keys] or [catalogs])"}
+	return &mapIssue{msg: "unexpected top-level key (entries belong under [keys], [catalogs] or [guard])"}
 }
 
 // lookup finds key among entries in time that depends only on the number of

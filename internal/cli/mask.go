@@ -2,17 +2,13 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/privscan/privscan/broker"
 	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/internal/engine"
-	"github.com/privscan/privscan/internal/pii"
-	"github.com/privscan/privscan/internal/secrets"
 	"github.com/privscan/privscan/scanner"
 )
 
@@ -26,9 +22,12 @@ import (
 // detector and the secret rules, with no severity override, so a value of
 // a rule the repository switched off, a test card number or a secret
 // beside the finding is masked too. The cost is a second detection pass,
-// only with -v.
+// only with -v. The detectors are the engine's DetectorSet; a damaged
+// page of a sealed catalog fails the scan rather than leave a value
+// unmasked.
 type masker struct {
-	r *scanner.Redactor
+	ds *engine.DetectorSet
+	r  *scanner.Redactor
 
 	mu      sync.Mutex
 	entries []maskEntry // in source order
@@ -48,24 +47,11 @@ const maxMaskEntries = 4096
 const contextWidth = 120
 
 func newMasker(env *Env, key string) (*masker, error) {
-	b, err := broker.Open(broker.Options{Getenv: env.Getenv})
+	ds, err := engine.New(engine.Config{Getenv: env.Getenv}).CatalogDetectorSet(key)
 	if err != nil {
 		return nil, err
 	}
-	m, _, err := b.OpenCatalog(key)
-	if err != nil {
-		return nil, err
-	}
-	p, err := pii.New(pii.Config{})
-	if err != nil {
-		return nil, err
-	}
-	sec, err := secrets.New()
-	if err != nil {
-		return nil, fmt.Errorf("loading the secret rules: %w", err)
-	}
-	dets := []scanner.Detector{engine.NewCatalogDetector(m), p, sec}
-	return &masker{r: scanner.NewRedactor(scanner.Options{Detectors: dets})}, nil
+	return &masker{ds: ds, r: ds.Redactor()}, nil
 }
 
 func (m *masker) wrap(src scanner.Source) scanner.Source {
@@ -74,6 +60,11 @@ func (m *masker) wrap(src scanner.Source) scanner.Source {
 			if f.Skipped == finding.SkipNone && len(f.Lines) > 0 {
 				lines, err := m.r.Mask(f)
 				if err != nil {
+					return err
+				}
+				// A match on a damaged page of a sealed catalog went
+				// unseen: its line must not be shown unmasked.
+				if err := m.ds.Err(); err != nil {
 					return err
 				}
 				if len(lines) > 0 {

@@ -10,10 +10,7 @@ import (
 	"github.com/privscan/privscan/broker"
 	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/internal/engine"
-	"github.com/privscan/privscan/internal/pii"
-	"github.com/privscan/privscan/internal/secrets"
 	"github.com/privscan/privscan/internal/suggest"
-	"github.com/privscan/privscan/scanner"
 )
 
 // A screen decides whether something the user typed (an unknown flag's
@@ -28,7 +25,7 @@ type screen struct {
 	env  *Env
 	key  string // --catalog-key found among the arguments
 	done bool
-	opts *scanner.Options // nil: show nothing
+	ds   *engine.DetectorSet // nil: show nothing
 }
 
 func newScreen(env *Env, args []string) *screen {
@@ -61,42 +58,27 @@ func (s *screen) load(ctx context.Context) {
 		return
 	}
 	s.done = true
-	var dets []scanner.Detector
-	opts := &scanner.Options{}
-	b, err := broker.Open(broker.Options{Getenv: s.env.Getenv})
-	if err == nil {
-		m, _, cerr := b.OpenCatalog(s.key)
-		switch {
-		case cerr == nil:
-			dets = append(dets, engine.NewCatalogDetector(m))
-			opts.FingerprintKey = m.FingerprintKey()
-		case !errors.Is(cerr, broker.ErrConfigMissing):
-			return // a catalog exists but cannot be read
-		}
-	} else if !errors.Is(err, broker.ErrConfigMissing) {
-		return
+	eng := engine.New(engine.Config{Getenv: s.env.Getenv})
+	m, _, err := eng.Catalog(s.key)
+	if err != nil && !errors.Is(err, broker.ErrConfigMissing) {
+		return // a catalog exists but cannot be read
 	}
-	p, err := pii.New(pii.Config{})
+	ds, err := eng.DetectorSet(m)
 	if err != nil {
 		return
 	}
-	sec, err := secrets.New()
-	if err != nil {
-		return
-	}
-	opts.Detectors = append(dets, p, sec)
-	opts.Workers = 1
-	s.opts = opts
+	s.ds = ds
 }
 
-// clean reports whether no detector finds anything in text.
+// clean reports whether no detector finds anything in text (and the
+// catalog's pages it read were intact).
 func (s *screen) clean(ctx context.Context, text string) bool {
 	s.load(ctx)
-	if s.opts == nil {
+	if s.ds == nil {
 		return false
 	}
 	var c counter
-	sum, err := scanner.Run(ctx, &scanner.TextSource{R: strings.NewReader(text)}, *s.opts, &c)
+	sum, err := s.ds.RunText(ctx, text, "", finding.KindText, &c)
 	return err == nil && sum.Findings == 0 && sum.Suppressed == 0
 }
 
