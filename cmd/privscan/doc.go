@@ -21,6 +21,7 @@ Commands:
 	privscan mcp [--http <addr>] [--root <dir>]...
 	                                    MCP server on stdio, or Streamable HTTP
 	privscan hook claude-pre-tool-use   Claude Code hook: gate what `git commit` would record
+	privscan hook claude-guard          Claude Code hook: keep catalogued data out of the model (Read, prompts)
 	privscan action                     the GitHub Action's logic (reads the GITHUB_* environment)
 	privscan demo                       scan a throw-away repository with a leak in it
 	privscan version                    print the version

@@ -19,6 +19,9 @@ import (
 
 // Env is what a hook reads and writes besides the payload.
 type Env struct {
+	// Stdout takes what a hook tells Claude Code on success (the guard's
+	// warnings, as JSON); nil discards it.
+	Stdout io.Writer
 	Stderr io.Writer
 	Getenv func(string) string
 	// Dir is the directory relative paths are taken from when the payload

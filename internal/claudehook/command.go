@@ -11,17 +11,25 @@ import (
 	"github.com/privscan/privscan/internal/render"
 )
 
-// Run reads the hook payload from stdin and runs the PreToolUse hook, or
-// the PostToolUse hook when post. A payload that cannot be read lets the
-// tool call through: a note on env.Stderr and nil.
-func Run(ctx context.Context, eng *engine.Engine, env Env, stdin io.Reader, post bool, opts Options) error {
+// Run reads the hook payload from stdin and runs the hook name (PreName,
+// PostName or GuardName). A payload that cannot be read lets the tool
+// call through (a note on env.Stderr and nil), except for the guard,
+// which cannot tell what it would let through and denies it.
+func Run(ctx context.Context, eng *engine.Engine, env Env, stdin io.Reader, name string, opts Options) error {
 	p, err := hook.Parse(stdin)
 	if err != nil {
+		if name == GuardName {
+			return &denial{msg: fmt.Sprintf("privscan's guard could not read the hook payload (%s), so it allows nothing it cannot check", err),
+				hint: "this is a privscan bug or a Claude Code change: please report it"}
+		}
 		fmt.Fprintf(env.Stderr, "privscan: hook: could not read the hook payload (%s); not gating this command\n", err)
 		return nil
 	}
-	if post {
+	switch name {
+	case PostName:
 		return PostToolUse(ctx, eng, env, p, opts)
+	case GuardName:
+		return Guard(ctx, eng, env, p, opts)
 	}
 	return PreToolUse(ctx, eng, env, p, opts)
 }
@@ -33,7 +41,7 @@ const (
 )
 
 // mainHelp is privscan-hook's help.
-const mainHelp = `usage: privscan-hook claude-pre-tool-use|claude-post-tool-use [--fail-on LEVEL] [--catalog-key KEY]
+const mainHelp = `usage: privscan-hook claude-pre-tool-use|claude-post-tool-use|claude-guard [--fail-on LEVEL] [--catalog-key KEY]
 
 privscan-hook is the Claude Code hooks of privscan in a binary of their
 own, without the CLI's other commands and the MCP server, so that the
@@ -46,12 +54,12 @@ describes both.`
 // tool call through, 2 to block it (the reason on stderr, for Claude), as
 // "privscan hook" does. Argument errors never quote the argument.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer, env Env) int {
-	if len(args) == 0 || args[0] != PreName && args[0] != PostName {
+	if len(args) == 0 || args[0] != PreName && args[0] != PostName && args[0] != GuardName {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
 			fmt.Fprintln(stdout, mainHelp)
 			return 0
 		}
-		return Exit(env.Stderr, engine.WithHint(fmt.Errorf("want %s or %s as the first argument", PreName, PostName),
+		return Exit(env.Stderr, engine.WithHint(fmt.Errorf("want %s, %s or %s as the first argument", PreName, PostName, GuardName),
 			"run `privscan hook --help` for usage"))
 	}
 	fs := flag.NewFlagSet("privscan-hook", flag.ContinueOnError)
@@ -76,7 +84,10 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer,
 		}
 	}
 	eng := engine.New(engine.Config{Getenv: env.Getenv})
-	return Exit(env.Stderr, Run(ctx, eng, env, stdin, args[0] == PostName, opts))
+	if env.Stdout == nil {
+		env.Stdout = stdout
+	}
+	return Exit(env.Stderr, Run(ctx, eng, env, stdin, args[0], opts))
 }
 
 // Exit prints err as privscan prints errors ("privscan: error: …" and

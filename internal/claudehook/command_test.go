@@ -20,8 +20,8 @@ func TestMainArguments(t *testing.T) {
 		code       int
 		out, inErr string
 	}{
-		{nil, "", 2, "", "want claude-pre-tool-use or claude-post-tool-use"},
-		{[]string{canary}, "", 2, "", "want claude-pre-tool-use or claude-post-tool-use"},
+		{nil, "", 2, "", "want claude-pre-tool-use, claude-post-tool-use or claude-guard"},
+		{[]string{canary}, "", 2, "", "want claude-pre-tool-use, claude-post-tool-use or claude-guard"},
 		{[]string{"--help"}, "", 0, "usage: privscan-hook", ""},
 		{[]string{"claude-pre-tool-use", "-h"}, "", 0, "usage: privscan-hook", ""},
 		{[]string{"claude-pre-tool-use", "--" + canary}, "", 2, "", "takes --fail-on LEVEL and --catalog-key KEY only"},
@@ -30,6 +30,8 @@ func TestMainArguments(t *testing.T) {
 		{[]string{"claude-pre-tool-use", "--fail-on=" + canary}, "", 2, "", "unknown --fail-on level (value withheld)"},
 		{[]string{"claude-pre-tool-use"}, "{not json " + canary, 0, "", "could not read the hook payload"},
 		{[]string{"claude-post-tool-use", "--fail-on", "error"}, "", 0, "", "could not read the hook payload"},
+		// The guard cannot tell what it would let through: it denies.
+		{[]string{"claude-guard"}, "{not json " + canary, 2, "", "could not read the hook payload"},
 	} {
 		var out, errb bytes.Buffer
 		env := claudehook.Env{Stderr: &errb, Getenv: func(string) string { return "" }, Dir: t.TempDir()}

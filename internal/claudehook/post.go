@@ -14,6 +14,7 @@ import (
 	"github.com/privscan/privscan/internal/engine"
 	"github.com/privscan/privscan/internal/gitsrc"
 	"github.com/privscan/privscan/internal/hook"
+	"github.com/privscan/privscan/internal/render"
 )
 
 // PostToolUse reports, after a tool ran, what an edit added (Write, Edit,
@@ -41,15 +42,23 @@ func PostToolUse(ctx context.Context, eng *engine.Engine, env Env, p *hook.Paylo
 		}
 		return report(env.Stderr, []blocked{*b})
 	case "Bash":
+		// What the command printed reached the model: the guard's check
+		// after the fact (SPEC §7.1).
+		outErr := guardDecision(ctx, h, func(g *guardRun) error { return g.output(ctx) }, false)
 		b, err := h.newCommits(ctx)
 		if err != nil {
 			h.note("not checking new commits: %s", oneLine(err.Error()))
-			return nil
+			return outErr
 		}
 		if b == nil {
-			return nil
+			return outErr
+		}
+		if outErr != nil {
+			render.Error(env.Stderr, outErr.Error(), engine.Hint(outErr))
 		}
 		return report(env.Stderr, []blocked{*b})
+	case "Grep":
+		return guardDecision(ctx, h, func(g *guardRun) error { return g.output(ctx) }, false)
 	}
 	return nil
 }

@@ -58,6 +58,37 @@ stderr, which Claude Code feeds back to Claude so that it fixes them in its
 next step (for commits: amend or reset before pushing). Never the matched
 text. Problems reading the payload or the repository exit 0 with a note.`
 
+// GuardHookHelp is the help text of "privscan hook claude-guard".
+const GuardHookHelp = `privscan hook claude-guard [--catalog-key KEY]
+
+Claude Code guard (SPEC §7.1): keeps catalogued data out of the model's
+context, with the catalog, every PII detector and the secret rules, at the
+level of the key map's [guard] table (default error: catalog rules and
+secrets; level = "warning" adds emails and phone numbers). Reads the hook
+payload on stdin:
+
+  PreToolUse Read, NotebookRead
+        scans exactly the lines the Read would return (its offset and
+        limit; 2000 lines by default; what lies past a line's 2000th
+        character is not shown, so not counted) and denies it (exit 2) when
+        they hold a finding: rule IDs and line numbers on stderr, never
+        text, pointing to the MCP tool read_redacted. Images and PDFs,
+        which privscan cannot read, and files it cannot check (over 32 MiB
+        to the end of the window, unreadable, not regular) are denied
+  PreToolUse WebFetch, WebSearch, mcp__* (privscan's own tools excepted)
+        blocks a URL, query or argument that holds a finding
+  UserPromptSubmit
+        blocks a prompt that holds a finding (the reason is shown to the
+        user) and says how to redact it (privscan redact)
+  PostToolUse Bash, Grep
+        after the fact: tells Claude (exit 2) that the output held such
+        data and must not be copied, and records it in the audit log
+
+[guard] read, prompt and outbound are "block" (default), "warn" (let it
+through and tell the model not to copy the data) or "off". A repository
+cannot change them, and privscan:allow markers in what is read do not
+count. What privscan cannot check is denied, never let through.`
+
 // runHook reads the payload and hands it to the Claude Code door
 // (internal/claudehook).
 func runHook(ctx context.Context, env *Env, args []string) error {
@@ -65,12 +96,11 @@ func runHook(ctx context.Context, env *Env, args []string) error {
 		if len(args) == 0 {
 			return usagef("usage: privscan hook claude-pre-tool-use")
 		}
-		fmt.Fprintln(env.Stdout, HookHelp+"\n\n"+PostHookHelp)
+		fmt.Fprintln(env.Stdout, HookHelp+"\n\n"+PostHookHelp+"\n\n"+GuardHookHelp)
 		return nil
 	}
-	post := args[0] == claudehook.PostName
-	if args[0] != claudehook.PreName && !post {
-		return usagef("unknown hook (want claude-pre-tool-use or claude-post-tool-use)")
+	if args[0] != claudehook.PreName && args[0] != claudehook.PostName && args[0] != claudehook.GuardName {
+		return usagef("unknown hook (want claude-pre-tool-use, claude-post-tool-use or claude-guard)")
 	}
 	fs := flag.NewFlagSet("hook", flag.ContinueOnError)
 	failOn := fs.String("fail-on", "", "block on findings at or above `LEVEL`: error, warning or note")
@@ -90,6 +120,6 @@ func runHook(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	eng := engine.New(engine.Config{Getenv: env.Getenv})
-	henv := claudehook.Env{Stderr: env.Stderr, Getenv: env.Getenv, Dir: env.Dir}
-	return claudehook.Run(ctx, eng, henv, env.Stdin, post, claudehook.Options{CatalogKey: *catalogKey, FailOn: *failOn})
+	henv := claudehook.Env{Stdout: env.Stdout, Stderr: env.Stderr, Getenv: env.Getenv, Dir: env.Dir}
+	return claudehook.Run(ctx, eng, henv, env.Stdin, args[0], claudehook.Options{CatalogKey: *catalogKey, FailOn: *failOn})
 }

@@ -16,13 +16,15 @@ import (
 	"io"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
 // MaxPayload bounds the hook payload read from stdin.
 const MaxPayload = 4 << 20
 
-// Payload is the part of a PreToolUse payload privscan reads.
+// Payload is the part of a hook payload privscan reads (PreToolUse,
+// PostToolUse, UserPromptSubmit).
 type Payload struct {
 	SessionID     string    `json:"session_id"`
 	Cwd           string    `json:"cwd"`
@@ -30,14 +32,33 @@ type Payload struct {
 	ToolName      string    `json:"tool_name"`
 	ToolInput     ToolInput `json:"tool_input"`
 	ToolUseID     string    `json:"tool_use_id"`
+	// Prompt is what the user typed (UserPromptSubmit).
+	Prompt string `json:"prompt"`
+	// RawToolInput is the tool's whole input, for guards that read every
+	// string in it (another MCP server's arguments).
+	RawToolInput json.RawMessage `json:"-"`
+	// ToolResponse is the tool's output (PostToolUse), as Claude Code
+	// sends it: an object for Bash (stdout, stderr…) and Grep (content,
+	// filenames…), a string or an object for others.
+	ToolResponse json.RawMessage `json:"tool_response"`
 }
 
 // ToolInput is the part of a tool's input privscan reads: the Bash
-// command, or the file a Write, Edit, MultiEdit or NotebookEdit changed.
+// command, the file a Read, Write, Edit, MultiEdit or NotebookEdit names
+// and a Read's window, a WebFetch's URL and prompt, a WebSearch's query.
 type ToolInput struct {
 	Command      string `json:"command"`
 	FilePath     string `json:"file_path"`
 	NotebookPath string `json:"notebook_path"`
+	// Offset and Limit are a Read's window (0: absent); OffsetSet and
+	// LimitSet are false when the field held something other than a
+	// whole number (the window is then unknown).
+	Offset, Limit       int    `json:"-"`
+	OffsetOK, LimitOK   bool   `json:"-"`
+	RawOffset, RawLimit any    `json:"-"`
+	URL                 string `json:"url"`
+	Query               string `json:"query"`
+	WebPrompt           string `json:"prompt"`
 }
 
 // ErrMalformed is returned (wrapped) by Parse for a payload that is not a
@@ -55,18 +76,56 @@ func Parse(r io.Reader) (*Payload, error) {
 	}
 	var p Payload
 	if err := json.Unmarshal(data, &p); err != nil {
-		// json's messages quote bytes of the input: report the kind only.
-		var se *json.SyntaxError
-		var te *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &se):
-			return nil, fmt.Errorf("%w: invalid JSON at byte %d", ErrMalformed, se.Offset)
-		case errors.As(err, &te):
-			return nil, fmt.Errorf("%w: field %s has the wrong type", ErrMalformed, te.Field)
-		}
-		return nil, fmt.Errorf("%w: not a JSON object", ErrMalformed)
+		return nil, malformed(err)
+	}
+	var raw struct {
+		ToolInput json.RawMessage `json:"tool_input"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, malformed(err)
+	}
+	p.RawToolInput = raw.ToolInput
+	var win struct {
+		Offset any `json:"offset"`
+		Limit  any `json:"limit"`
+	}
+	if len(raw.ToolInput) > 0 && json.Unmarshal(raw.ToolInput, &win) == nil {
+		p.ToolInput.Offset, p.ToolInput.OffsetOK = wholeNumber(win.Offset)
+		p.ToolInput.Limit, p.ToolInput.LimitOK = wholeNumber(win.Limit)
 	}
 	return &p, nil
+}
+
+// wholeNumber reads a window field: absent (nil) is 0 and known; a JSON
+// number or a string of digits that is a whole number is itself; anything
+// else is unknown.
+func wholeNumber(v any) (int, bool) {
+	switch x := v.(type) {
+	case nil:
+		return 0, true
+	case float64:
+		if x == float64(int64(x)) && x >= -1<<52 && x <= 1<<52 {
+			return int(x), true
+		}
+	case string:
+		if n, err := strconv.Atoi(strings.TrimSpace(x)); err == nil {
+			return n, true
+		}
+	}
+	return 0, false
+}
+
+func malformed(err error) error {
+	// json's messages quote bytes of the input: report the kind only.
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return fmt.Errorf("%w: invalid JSON at byte %d", ErrMalformed, se.Offset)
+	case errors.As(err, &te):
+		return fmt.Errorf("%w: field %s has the wrong type", ErrMalformed, te.Field)
+	}
+	return fmt.Errorf("%w: not a JSON object", ErrMalformed)
 }
 
 // Commit is one `git commit` found in a command.

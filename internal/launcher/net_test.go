@@ -40,12 +40,21 @@ func TestNetRecords(t *testing.T) {
 	git("commit", "-q", "--allow-empty", "-m", "init")
 	root := git("rev-parse", "--show-toplevel")
 	records := filepath.Join(e.dir, "state", "privscan", "tool-use")
+	printed := false
 	hook := func(verb, id string) {
 		t.Helper()
 		cmd := e.command("hook", verb)
 		event := map[string]string{"claude-pre-tool-use": "PreToolUse", "claude-post-tool-use": "PostToolUse"}[verb]
+		response := ""
+		if event == "PostToolUse" && printed {
+			response = `,"tool_response":{"stdout":"done","stderr":"","interrupted":false,"isImage":false}`
+		} else if event == "PostToolUse" {
+			// As Claude Code sends it: compact JSON; a command that printed
+			// nothing (the fast path needs both).
+			response = `,"tool_response":{"stdout":"","stderr":"","interrupted":false,"isImage":false}`
+		}
 		cmd.Stdin = strings.NewReader(`{"session_id":"s","cwd":"` + repo + `","hook_event_name":"` + event +
-			`","tool_name":"Bash","tool_input":{"command":"sh ship.sh","description":"Run it"},"tool_use_id":"` + id + `"}`)
+			`","tool_name":"Bash","tool_input":{"command":"sh ship.sh","description":"Run it"},"tool_use_id":"` + id + `"` + response + `}`)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("%s %s: %v\n%s", verb, id, err, out)
 		}
@@ -76,6 +85,16 @@ func TestNetRecords(t *testing.T) {
 	if ran() {
 		t.Fatal("PostToolUse without a record started privscan")
 	}
+
+	// A command that printed something: the guard checks its output
+	// after the fact, so privscan starts even though HEAD did not move.
+	printed = true
+	hook("claude-pre-tool-use", "toolu_p")
+	hook("claude-post-tool-use", "toolu_p")
+	if !ran() {
+		t.Fatal("PostToolUse after a command that printed did not start privscan")
+	}
+	printed = false
 
 	hook("claude-pre-tool-use", "toolu_2")
 	git("commit", "-q", "--allow-empty", "-m", "by a script")

@@ -18,6 +18,14 @@
 //	post/edit        PostToolUse, Edit of a tracked 200-line file (20 lines changed)
 //	post/write-new   PostToolUse, Write of a new untracked 200-line file
 //	post/bash        PostToolUse, Bash `ls -la` (the net: no new commit)
+//	version          privscan version: the start-up the guard's budget is
+//	                 measured against (guard cases ≤ 20 ms more)
+//	guard/read       PreToolUse Read of a clean 2,000-line file
+//	guard/read window  the same file, offset 900, limit 200
+//	guard/prompt     UserPromptSubmit, a 21-line prompt
+//	guard/webfetch   PreToolUse WebFetch of a clean URL
+//	guard/bash output  PostToolUse Bash that printed 200 lines (the net and
+//	                 the guard's check of the output)
 //
 // With -hook (cmd/privscan-hook), those cases run privscan-hook as the
 // plugin's launcher does, and "privscan hook" is measured beside it on
@@ -275,6 +283,10 @@ func layout(dir string, env []string) (string, error) {
 	if err := write("docs/notes.md", "# Notes\n\n"+strings.ReplaceAll(lines("notes", 198), "\t// ", "- ")); err != nil {
 		return "", err
 	}
+	// What the guard's Read case reads: 2,000 lines, Read's default window.
+	if err := write("pkg/long.go", lines("long", 2000)); err != nil {
+		return "", err
+	}
 	return repo, nil
 }
 
@@ -298,8 +310,16 @@ func payload(event, tool, cwd string, input map[string]any, id string) []byte {
 		"tool_input":      input,
 		"tool_use_id":     id,
 	}
-	if event == "PostToolUse" {
+	switch {
+	case event == "PostToolUse" && tool == "Bash":
+		p["tool_response"] = map[string]any{"stdout": "", "stderr": "", "interrupted": false, "isImage": false}
+	case event == "PostToolUse":
 		p["tool_response"] = map[string]any{"success": true}
+	case event == "UserPromptSubmit":
+		delete(p, "tool_name")
+		delete(p, "tool_input")
+		delete(p, "tool_use_id")
+		p["prompt"] = input["prompt"]
 	}
 	data, err := json.Marshal(p)
 	if err != nil {
@@ -329,7 +349,40 @@ func buildCases(bin, hookBin, repo string) []hookCase {
 	if hookBin != "" {
 		cases = append(cases, hookCase{Label: "post/edit, privscan hook", Argv: viaPrivscan, Payload: cases[3].Payload})
 	}
+	// The guard (SPEC §7.1), against the start of privscan version: its
+	// budget is 20 ms more than that.
+	guard := []string{bin, "hook", "claude-guard"}
+	if hookBin != "" {
+		guard = []string{hookBin, "claude-guard"}
+	}
+	long := filepath.Join(repo, "pkg", "long.go")
+	bashOut := lines("output", 200)
+	cases = append(cases,
+		hookCase{Label: "version", Argv: []string{bin, "version"}},
+		hookCase{Label: "guard/read", Argv: guard, Payload: payload("PreToolUse", "Read", repo, map[string]any{"file_path": long}, "toolu_bench_7")},
+		hookCase{Label: "guard/read window", Argv: guard, Payload: payload("PreToolUse", "Read", repo, map[string]any{"file_path": long, "offset": 900, "limit": 200}, "toolu_bench_8")},
+		hookCase{Label: "guard/prompt", Argv: guard, Payload: payload("UserPromptSubmit", "", repo, map[string]any{"prompt": "Please fold the running totals into one pass and add a test for the empty case; keep the public API as it is.\n" + lines("prompt", 20)}, "")},
+		hookCase{Label: "guard/webfetch", Argv: guard, Payload: payload("PreToolUse", "WebFetch", repo, map[string]any{"url": "https://example.com/docs/api?page=2", "prompt": "Summarise the API"}, "toolu_bench_9")},
+		hookCase{Label: "guard/bash output", Argv: post, Payload: bashOutput(repo, bashOut)},
+	)
 	return cases
+}
+
+// bashOutput is the PostToolUse payload of a Bash command that printed
+// out (200 lines: the guard's after-the-fact check reads it all).
+func bashOutput(repo, out string) []byte {
+	p := map[string]any{
+		"session_id": "bench-session", "transcript_path": "/nonexistent/transcript.jsonl", "cwd": repo,
+		"permission_mode": "default", "hook_event_name": "PostToolUse", "tool_name": "Bash",
+		"tool_input":    map[string]any{"command": "go test ./...", "description": "Run the tests"},
+		"tool_response": map[string]any{"stdout": out, "stderr": "", "interrupted": false, "isImage": false},
+		"tool_use_id":   "toolu_bench_10",
+	}
+	data, err := json.Marshal(p)
+	if err != nil {
+		panic(err) // maps of strings always marshal
+	}
+	return data
 }
 
 // launchCases runs the non-git and commit PreToolUse payloads through
