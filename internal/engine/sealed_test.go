@@ -15,7 +15,9 @@ import (
 
 	"github.com/privscan/privscan/broker"
 	"github.com/privscan/privscan/catalog"
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/internal/sealtest"
+	"github.com/privscan/privscan/scanner"
 )
 
 // TestSealedCatalogCache: the engine's catalog cache (which the MCP server
@@ -82,20 +84,78 @@ func sealedPeople(t *testing.T) (data, key []byte) {
 	return b.Bytes(), key
 }
 
-// TestSealedDamagedFailsScan: a sealed catalog whose table pages were
-// modified loads (its pages are checked when a lookup reads them), finds
-// nothing from the damaged pages, and the scan that read them fails as
-// catalog_invalid.
-func TestSealedDamagedFailsScan(t *testing.T) {
-	data, key := sealedPeople(t)
-	// Flip a byte in every page of the literal hash table (directory
-	// entry 3: offset and count of 8-byte keys) but the last, which it
-	// may share with the prefilter (checked at load).
+// damagedPeople is sealedPeople with a byte flipped in every page of the
+// literal hash table (directory entry 3: offset and count of 8-byte keys)
+// but the last, which it may share with the prefilter (checked at load).
+func damagedPeople(t *testing.T) (data, key []byte) {
+	data, key = sealedPeople(t)
 	e := data[binary.LittleEndian.Uint64(data[152:])+3*24:]
 	off, n := binary.LittleEndian.Uint64(e[8:]), binary.LittleEndian.Uint64(e[16:])*8
 	for at := off; at+4096 < off+n; at += 512 {
 		data[at] ^= 0x40
 	}
+	return data, key
+}
+
+// TestDetectorSetDamagedFailsClosed: the full detector set (the guard,
+// read_redacted, the -v masker, the error-echo screen) fails with
+// catalog_invalid after reading a damaged page, both when it scans and
+// when it masks: a value on that page must not be treated as absent.
+func TestDetectorSetDamagedFailsClosed(t *testing.T) {
+	data, key := damagedPeople(t)
+	m, _, err := catalog.LoadSealed(data, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := newEngine(t).DetectorSet(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got collected
+	if _, err := ds.RunText(context.Background(), "hi Jane Doe", "", "", &got); !errors.Is(err, broker.ErrCatalogInvalid) {
+		t.Fatalf("RunText: %v, want catalog_invalid", err)
+	}
+	if err := ds.Err(); !errors.Is(err, broker.ErrCatalogInvalid) {
+		t.Fatalf("Err after a damaged read: %v", err)
+	}
+	// A fresh load: the masker's path (Redactor.Mask, then Err).
+	m, _, err = catalog.LoadSealed(data, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err = newEngine(t).DetectorSet(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ds.Err(); err != nil {
+		t.Fatalf("Err before any read: %v", err)
+	}
+	f := &scanner.Fragment{Kind: finding.KindText, Lines: []scanner.Line{{Number: 1, Text: []byte("owner Jane Doe")}}}
+	if _, err := ds.Redactor().Mask(f); err != nil {
+		t.Fatal(err)
+	}
+	if err := ds.Err(); !errors.Is(err, broker.ErrCatalogInvalid) {
+		t.Fatalf("Err after masking a damaged page: %v", err)
+	}
+	// The intact catalog finds the value.
+	good, key := sealedPeople(t)
+	m, _, err = catalog.LoadSealed(good, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, _ = newEngine(t).DetectorSet(m)
+	got = collected{}
+	if _, err := ds.RunText(context.Background(), "hi Jane Doe", "", "", &got); err != nil || len(got.findings) != 1 {
+		t.Fatalf("intact: %v, %d findings", err, len(got.findings))
+	}
+}
+
+// TestSealedDamagedFailsScan: a sealed catalog whose table pages were
+// modified loads (its pages are checked when a lookup reads them), finds
+// nothing from the damaged pages, and the scan that read them fails as
+// catalog_invalid.
+func TestSealedDamagedFailsScan(t *testing.T) {
+	data, key := damagedPeople(t)
 	m, _, err := catalog.LoadSealed(data, key)
 	if err != nil {
 		t.Fatalf("a damaged table page is checked when read, not at load: %v", err)
