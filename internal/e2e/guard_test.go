@@ -1,0 +1,141 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The guard (SPEC §7.1) in the real CLI: what Claude reads, what the user
+// types and what leaves through other tools. Every session also checks
+// that no request body the model API received holds a catalog value
+// (session's checkNoLeak), except where a scenario says one is expected.
+
+func readStep(path string, window ...int) step {
+	in := map[string]any{"file_path": path}
+	if len(window) == 2 {
+		in["offset"], in["limit"] = window[0], window[1]
+	}
+	return step{tool: "Read", input: in}
+}
+
+// leakyFile writes a five-line file whose third line holds the canary.
+func leakyFile(t *testing.T, dir string) string {
+	p := filepath.Join(dir, "fixtures.txt")
+	writeFile(t, p, "id,name\n1,Jane Placeholder\n2,"+canaryName+"\n3,John Placeholder\n4,Max Placeholder\n")
+	return p
+}
+
+func TestGuardReadDeniedAndWindows(t *testing.T) {
+	s := needSuite(t)
+	dir := s.project(t)
+	leaky := leakyFile(t, dir)
+	clean := filepath.Join(dir, "clean.txt")
+	writeFile(t, clean, "nothing to see\n")
+	api := s.session(t, dir, []step{
+		readStep(leaky),
+		readStep(clean),
+		readStep(leaky, 4, 2), // lines 4-5: leaves line 3 out
+		readStep(leaky, 2, 2), // lines 2-3: includes it
+	}, "--dangerously-skip-permissions")
+	results, _, _ := api.snapshot()
+	for i, want := range []struct {
+		denied bool
+		text   string
+	}{{true, "line 3:"}, {false, "nothing to see"}, {false, "Max Placeholder"}, {true, "line 3:"}} {
+		r := results[i]
+		denied := strings.Contains(r.Content, "catalog/PER-001") && strings.Contains(r.Content, "read_redacted")
+		if denied != want.denied || !strings.Contains(r.Content, want.text) {
+			t.Errorf("Read %d: denied %v (want %v), result %q", i, denied, want.denied, redactCanaries(r.Content))
+		}
+	}
+}
+
+func TestGuardPromptNeverReachesModel(t *testing.T) {
+	s := needSuite(t)
+	dir := s.project(t)
+	var stdout, stderr bytes.Buffer
+	api := s.sessionWith(t, dir, nil, sessionOpts{prompt: "Write a welcome note for " + canaryName + " in notes.txt", blocked: true, stdout: &stdout, stderr: &stderr},
+		"--dangerously-skip-permissions")
+	// session already searched every request body for the value.
+	_, bodies, _ := api.snapshot()
+	for _, b := range bodies {
+		if strings.Contains(string(b), "welcome note") {
+			t.Fatalf("the blocked prompt reached the model API; bodies in %s", api.logDir)
+		}
+	}
+	if out := stdout.String() + stderr.String(); !strings.Contains(out, "catalog/PER-001") || !strings.Contains(out, "privscan redact") {
+		t.Errorf("the user is not told which rule blocked the prompt and how to redact it: stdout %q stderr %q",
+			redactCanaries(stdout.String()), redactCanaries(stderr.String()))
+	}
+	// What Claude Code still keeps locally: the transcript of the session.
+	var transcript []string
+	_ = filepath.Walk(filepath.Join(s.home, ".claude", "projects"), func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() && strings.HasSuffix(p, ".jsonl") {
+			if b, _ := os.ReadFile(p); bytes.Contains(b, []byte(canaryName)) {
+				transcript = append(transcript, filepath.Base(p))
+			}
+		}
+		return nil
+	})
+	t.Logf("transcript files under ~/.claude/projects holding the blocked prompt: %d", len(transcript))
+}
+
+func TestGuardCatOutputFeedback(t *testing.T) {
+	s := needSuite(t)
+	dir := s.project(t)
+	leakyFile(t, dir)
+	// What cat prints reaches the model: no hook can stop it before the
+	// command runs. The guard tells the model not to copy it.
+	api := s.sessionWith(t, dir, []step{bash("cat fixtures.txt")}, sessionOpts{leaks: true}, "--dangerously-skip-permissions")
+	if !anyBodyNames(api, "catalog/PER-001") || !anyBodyNames(api, "do not copy it anywhere") {
+		t.Errorf("no request after cat names catalog/PER-001 with the instruction not to copy; bodies in %s", api.logDir)
+	}
+}
+
+func TestGuardWebFetchBlocked(t *testing.T) {
+	s := needSuite(t)
+	dir := s.project(t)
+	// WebFetch is a deferred tool in headless sessions: loaded first.
+	api := s.session(t, dir, []step{
+		{tool: "ToolSearch", input: map[string]any{"query": "select:WebFetch", "max_results": 1}},
+		{tool: "WebFetch", input: map[string]any{
+			"url": "https://crm.example.com/search?q=" + url.QueryEscape(canaryName), "prompt": "Find the account"}}},
+		"--dangerously-skip-permissions")
+	results, _, _ := api.snapshot()
+	if r := results[1].Content; !strings.Contains(r, "catalog/PER-001") || !strings.Contains(r, "must not leave this machine") {
+		t.Errorf("the WebFetch was not blocked by the guard: %q", redactCanaries(r))
+	}
+}
+
+func TestGuardOtherMCPServerBlocked(t *testing.T) {
+	s := needSuite(t)
+	dir := s.project(t)
+	record := filepath.Join(t.TempDir(), "standin-calls.jsonl")
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"standin": map[string]any{
+		"command": self, "args": []string{"-test.run=^$"}, "env": map[string]string{standinEnv: record}}}})
+	api := s.session(t, dir, []step{
+		{tool: "ToolSearch", input: map[string]any{"query": "select:" + standinTool, "max_results": 1}},
+		{tool: standinTool, input: map[string]any{"channel": "support", "text": "Escalation for " + canaryName}},
+		{tool: standinTool, input: map[string]any{"channel": "support", "text": "All tests pass"}},
+	}, "--dangerously-skip-permissions", "--mcp-config", string(cfg))
+	results, _, _ := api.snapshot()
+	if r := results[1].Content; !strings.Contains(r, "catalog/PER-001") {
+		t.Errorf("the stand-in call with a catalogued value was not blocked: %q", redactCanaries(r))
+	}
+	calls, _ := os.ReadFile(record)
+	if bytes.Contains(calls, []byte(canaryName)) {
+		t.Fatal("the stand-in MCP server received the catalogued value")
+	}
+	if !bytes.Contains(calls, []byte("All tests pass")) {
+		t.Errorf("the clean call did not reach the stand-in (is it connected?): %q; result %q", calls, results[2].Content)
+	}
+}
