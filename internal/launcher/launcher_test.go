@@ -349,6 +349,54 @@ func TestGateWhilePreparing(t *testing.T) {
 	}
 }
 
+// guardHook runs the guard through the launcher with a Read payload and
+// returns the running command and a reader of its stderr.
+func guardHook(t *testing.T, e *env) (*exec.Cmd, *bufio.Reader, *bytes.Buffer) {
+	t.Helper()
+	cmd := e.command("hook", "claude-guard")
+	cmd.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/etc/hostname"}}`)
+	pr, pw := io.Pipe()
+	var all bytes.Buffer
+	cmd.Stderr = io.MultiWriter(pw, &all)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = cmd.Wait(); pw.Close() }()
+	return cmd, bufio.NewReader(pr), &all
+}
+
+// TestGuardWhilePreparing: on a first start the guard waits a bounded
+// time for the binary another start is preparing, then fails closed
+// (exit 2) rather than let a Read through unchecked; a binary that
+// arrives during the wait decides.
+func TestGuardWhilePreparing(t *testing.T) {
+	skipUnlessPOSIX(t)
+	e := newEnv(t)
+	e.set("FAKE_GO_BIN=/nonexistent", "PRIVSCAN_LAUNCH_GUARD_WAIT=1")
+	writeFile(t, filepath.Join(e.data, "build.lock", "pid"), fmt.Sprintln(os.Getpid()), 0o644)
+	cmd, r, all := guardHook(t, e)
+	_, _ = io.Copy(io.Discard, r)
+	if code := cmd.ProcessState.ExitCode(); code != 2 || !strings.Contains(all.String(), "still being prepared") || !strings.Contains(all.String(), "guard cannot check") {
+		t.Fatalf("exit %d\n%s", code, all.String())
+	}
+
+	// The binary arrives while the guard waits: it runs.
+	runs := filepath.Join(e.dir, "runs")
+	e.set("PRIVSCAN_LAUNCH_GUARD_WAIT=120")
+	cmd, r, all = guardHook(t, e)
+	if line, err := r.ReadString('\n'); err != nil || !strings.Contains(line, "waiting up to 120 s") {
+		t.Fatalf("the guard did not wait: %q %v", line, err)
+	}
+	writeFile(t, filepath.Join(e.data, "bin", "privscan-"+version), standIn(runs, "privscan"), 0o755)
+	_, _ = io.Copy(io.Discard, r)
+	if code := cmd.ProcessState.ExitCode(); code != 0 || countRuns(runs) != 1 {
+		t.Fatalf("exit %d, %d runs\n%s", code, countRuns(runs), all.String())
+	}
+	if e.builds() != 0 {
+		t.Errorf("%d builds", e.builds())
+	}
+}
+
 // client speaks line-delimited JSON-RPC to a launcher's MCP server.
 type client struct {
 	t      *testing.T
@@ -509,7 +557,9 @@ func TestMCPFirstStart(t *testing.T) {
 	// A synthetic catalog for the real binary's scan.
 	catalog := filepath.Join(e.dir, "catalog.md")
 	writeFile(t, catalog, "# Test catalog\n\n## PER-001\n- category: person\n- match: identifier\n\n```values\nQuillon Vantablack\n```\n", 0o644)
-	e.set("FAKE_GO_BIN="+privscan, "FAKE_GO_MCP_BIN="+filepath.Join(filepath.Dir(privscan), "privscan-mcp"), "FAKE_GO_GATE="+gate, "FAKE_GO_DONE="+done, "PRIVSCAN_CATALOG_FILE="+catalog)
+	e.set("FAKE_GO_BIN="+privscan, "FAKE_GO_MCP_BIN="+filepath.Join(filepath.Dir(privscan), "privscan-mcp"), "FAKE_GO_GATE="+gate, "FAKE_GO_DONE="+done, "PRIVSCAN_CATALOG_FILE="+catalog,
+		// Answer not_ready at once (TestMCPCallWaits covers the wait).
+		"PRIVSCAN_LAUNCH_GUARD_WAIT=0")
 
 	c := startMCP(t, e)
 	start := time.Now()
@@ -587,6 +637,41 @@ func TestMCPFirstStart(t *testing.T) {
 	if !jsonEqual(t, initRes.Result, real.Result) {
 		t.Errorf("the launcher's initialize result differs from privscan's:\nlauncher %s\nprivscan %s", initRes.Result, real.Result)
 	}
+}
+
+// TestMCPCallWaits: on a first start, a tool call that arrives while the
+// binary is being prepared waits for it (a bounded time) and is answered
+// by privscan, instead of not_ready.
+func TestMCPCallWaits(t *testing.T) {
+	skipUnlessPOSIX(t)
+	privscan := realPrivscan(t)
+	e := newEnv(t)
+	gate := filepath.Join(e.dir, "gate")
+	mkfifo(t, gate)
+	catalog := filepath.Join(e.dir, "catalog.md")
+	writeFile(t, catalog, "# Test catalog\n\n## PER-001\n- category: person\n- match: identifier\n\n```values\nQuillon Vantablack\n```\n", 0o644)
+	e.set("FAKE_GO_BIN="+privscan, "FAKE_GO_MCP_BIN="+filepath.Join(filepath.Dir(privscan), "privscan-mcp"), "FAKE_GO_GATE="+gate,
+		"PRIVSCAN_CATALOG_FILE="+catalog, "PRIVSCAN_LAUNCH_GUARD_WAIT=120")
+	c := startMCP(t, e)
+	c.call("initialize", initParams)
+	c.send(`{"method":"notifications/initialized","jsonrpc":"2.0"}`)
+	// The build is held at the gate until the call has been sent.
+	c.send(`{"method":"tools/call","params":{"name":"scan_text","arguments":{"text":"Reviewed by Quillon Vantablack","agent_id":"test"}},"jsonrpc":"2.0","id":99}`)
+	if err := os.WriteFile(gate, []byte("go\n"), 0); err != nil {
+		t.Fatal(err)
+	}
+	line, err := c.out.ReadString('\n')
+	if err != nil {
+		t.Fatalf("reading the answer: %v\n%s", err, c.stderr.String())
+	}
+	if !strings.Contains(line, `"id":99`) || strings.Contains(line, "isError") || strings.Contains(line, "not_ready") ||
+		!strings.Contains(line, "catalog/PER-001") || strings.Contains(line, "Quillon") {
+		t.Fatalf("a call during the preparation: %s\n%s", line, c.stderr.String())
+	}
+	if err := c.in.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.cmd.Wait()
 }
 
 // TestMCPPrepareFailed: a tampered release is refused in the background,
