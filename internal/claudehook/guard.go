@@ -326,6 +326,11 @@ func (g *guardRun) audit(outcome string, c *collector) {
 	if event == "" {
 		event = "guard"
 	}
+	if strings.HasPrefix(tool, "mcp__") {
+		// Another server's tool names are chosen by its author and can
+		// name anything (a customer's workspace): not recorded.
+		tool = "mcp"
+	}
 	rec := guardRecord{Time: g.env.Now().UTC().Format(time.RFC3339), Tool: "guard:" + event + ":" + auditToolName(tool),
 		AgentID: "claude-code", Outcome: outcome, Findings: c.total}
 	if ids := ruleIDs(c); ids != "" {

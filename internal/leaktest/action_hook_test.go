@@ -161,3 +161,93 @@ func (w *world) hookMatrix(t *testing.T) {
 		w.runCLI(t, cs)
 	}
 }
+
+// guardMatrix runs the Claude Code guard (claude-guard, and the output
+// check of claude-post-tool-use) on Reads, prompts, outbound tool inputs
+// and tool outputs that hold every canary, in every shape: whole files,
+// windows, notebooks, URLs, nested MCP arguments; and its error paths.
+func (w *world) guardMatrix(t *testing.T) {
+	c := w.c
+	sp := c.matchable()
+	all := strings.Join(sp, "\n")
+	fixtures := filepath.Join(w.repo, "internal", "users", "fixtures.go")
+	nb := filepath.Join(w.inputs, "guard.ipynb")
+	nbDoc, _ := json.Marshal(map[string]any{"nbformat": 4, "cells": []any{map[string]any{"cell_type": "code", "source": sp,
+		"outputs": []any{map[string]any{"output_type": "stream", "text": []string{c.persons[1], c.email}}}}}})
+	writeFile(t, nb, string(nbDoc))
+	img := filepath.Join(w.inputs, c.persons[0]+".png")
+	writeFile(t, img, "\x89PNG\r\n\x1a\n"+c.persons[0])
+	payload := func(event, tool string, input map[string]any, extra map[string]any) []byte {
+		p := map[string]any{"session_id": "s-" + identSpellings(c.idents[0])[2], "cwd": w.repo, "hook_event_name": event,
+			"transcript_path": filepath.Join(w.inputs, c.persons[2]+".jsonl")}
+		if tool != "" {
+			p["tool_name"], p["tool_input"] = tool, input
+		}
+		for k, v := range extra {
+			p[k] = v
+		}
+		b, _ := json.Marshal(p)
+		return b
+	}
+	read := func(path string, kv ...any) []byte {
+		in := map[string]any{"file_path": path}
+		for i := 0; i+1 < len(kv); i += 2 {
+			in[kv[i].(string)] = kv[i+1]
+		}
+		return payload("PreToolUse", "Read", in, nil)
+	}
+	bashOut := func(stdout, stderr string) []byte {
+		return payload("PostToolUse", "Bash", map[string]any{"command": "cat " + c.persons[0]},
+			map[string]any{"tool_response": map[string]any{"stdout": stdout, "stderr": stderr, "interrupted": false}})
+	}
+	type gc struct {
+		path  string
+		verb  string
+		stdin []byte
+		args  []string
+		env   map[string]string
+		codes []int
+		want  string
+	}
+	guard := "claude-guard"
+	cases := []gc{
+		{"deny:read-whole", guard, read(fixtures), nil, nil, []int{2}, "read_redacted"},
+		{"deny:read-window", guard, read(fixtures, "offset", 2, "limit", 3), nil, nil, []int{2}, "line"},
+		{"deny:read-relative", guard, read("docs/notes.md"), nil, nil, []int{2}, "catalog/"},
+		{"deny:read-untracked", guard, read(filepath.Join(w.repo, "notes", "untracked.yaml")), nil, nil, []int{2}, "catalog/"},
+		{"deny:read-ignored", guard, read(filepath.Join(w.repo, "ignored", "private.txt")), nil, nil, []int{2}, "catalog/"},
+		{"deny:read-catalog-itself", guard, read(w.catFile), nil, nil, []int{2}, "catalog/"},
+		{"deny:notebook", guard, read(nb), nil, nil, []int{2}, "notebook"},
+		{"deny:notebook-read", guard, payload("PreToolUse", "NotebookRead", map[string]any{"notebook_path": nb}, nil), nil, nil, []int{2}, "notebook"},
+		{"deny:image", guard, read(img), nil, nil, []int{2}, "an image"},
+		{"deny:prompt", guard, payload("UserPromptSubmit", "", nil, map[string]any{"prompt": "Draft a reply to " + c.persons[0] + "\n" + all}), nil, nil, []int{2}, "privscan redact"},
+		{"deny:webfetch", guard, payload("PreToolUse", "WebFetch", map[string]any{"url": "https://example.com/u/" + strings.ReplaceAll(c.persons[1], " ", "%20") + "?h=" + c.host, "prompt": c.email}, nil), nil, nil, []int{2}, "must not leave"},
+		{"deny:websearch", guard, payload("PreToolUse", "WebSearch", map[string]any{"query": c.persons[2] + " " + c.token}, nil), nil, nil, []int{2}, "must not leave"},
+		{"deny:mcp-nested", guard, payload("PreToolUse", "mcp__tracker__"+identSpellings(c.idents[0])[2], map[string]any{"fields": map[string]any{c.persons[0]: []any{all}}}, nil), nil, nil, []int{2}, "this MCP tool"},
+		{"flag:bash-output", guard, bashOut(all, c.persons[0]), nil, nil, []int{2}, "do not copy"},
+		{"flag:bash-output-post", "claude-post-tool-use", bashOut(all, ""), nil, nil, []int{2}, "do not copy"},
+		{"flag:grep-output", guard, payload("PostToolUse", "Grep", map[string]any{"pattern": c.persons[0]},
+			map[string]any{"tool_response": map[string]any{"mode": "content", "content": all, "filenames": []string{c.persons[1] + ".txt"}}}), nil, nil, []int{2}, "do not copy"},
+		{"warn:read", guard, read(fixtures), nil, map[string]string{"XDG_CONFIG_HOME": filepath.Join(w.inputs, "cfg-guard-warn")}, []int{0}, ""},
+		{"pass:read-clean", guard, read(filepath.Join(w.repo, ".gitignore")), nil, nil, []int{0}, ""},
+		{"pass:own-tool", guard, payload("PreToolUse", "mcp__plugin_privscan_privscan__scan_text", map[string]any{"text": all}, nil), nil, nil, []int{0}, ""},
+		{"fail:malformed", guard, []byte(`{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"` + c.persons[0]), nil, nil, []int{2}, "could not read the hook payload"},
+		{"fail:not-json", guard, []byte(c.persons[2] + " " + c.email), nil, nil, []int{2}, "could not read the hook payload"},
+		{"fail:catalog_invalid", guard, read(fixtures), []string{"--catalog-key", "broken-invalid-regex"}, nil, []int{2}, "catalog_invalid"},
+		{"fail:config_invalid", guard, read(fixtures), nil, map[string]string{"XDG_CONFIG_HOME": filepath.Join(w.inputs, "cfg-invalid-toml")}, []int{2}, "config_invalid"},
+		{"fail:missing-catalog-key", guard, payload("UserPromptSubmit", "", nil, map[string]any{"prompt": all}), []string{"--catalog-key", "nosuch"}, nil, []int{2}, "unknown_key"},
+	}
+	warnCfg := filepath.Join(w.inputs, "cfg-guard-warn", "privscan")
+	if err := os.MkdirAll(warnCfg, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(warnCfg, "catalog.md"), catalogMarkdown(c, c.fpKey))
+	writeFile(t, filepath.Join(warnCfg, "context-map.toml"), "[catalogs]\ndefault = \"catalog.md\"\n\n[guard]\nread = \"warn\"\n")
+	for _, g := range cases {
+		cs := cliCase{group: "guard", verb: "hook " + g.verb, path: g.path, args: append([]string{"hook", g.verb}, g.args...), stdin: g.stdin, codes: g.codes, env: g.env}
+		if g.want != "" {
+			cs.want = []string{g.want}
+		}
+		w.runCLI(t, cs)
+	}
+}

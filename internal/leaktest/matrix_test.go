@@ -268,6 +268,7 @@ func TestLeakMatrix(t *testing.T) {
 	t.Run("cli", func(t *testing.T) { w.cliMatrix(t) })
 	t.Run("action", func(t *testing.T) { w.actionMatrix(t) })
 	t.Run("hook", func(t *testing.T) { w.hookMatrix(t) })
+	t.Run("guard", func(t *testing.T) { w.guardMatrix(t) })
 	t.Run("process", func(t *testing.T) { w.processMatrix(t) })
 	t.Run("mcp-stdio", func(t *testing.T) { w.mcpMatrix(t, "stdio") })
 	t.Run("mcp-http", func(t *testing.T) { w.mcpMatrix(t, "http") })
