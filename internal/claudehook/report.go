@@ -58,7 +58,7 @@ func report(w io.Writer, found []blocked) error {
 	switch what {
 	case "edit":
 		return engine.WithHint(errors.New("the edit added catalogued or personal data"),
-			"replace each flagged span with synthetic data, such as \"Jane Doe\", user@example.com or 192.0.2.10; for replacements ask the privacy-scanner subagent")
+			"replace each flagged span with synthetic data, such as \"Jane Doe\", user@example.com or 192.0.2.10: the privscan MCP tool redact_file does it in place (style synthetic), and read_redacted shows the lines with placeholders; for replacements ask the privacy-scanner subagent")
 	case "new commits":
 		return engine.WithHint(errors.New("the command committed catalogued or personal data"),
 			"the commits have not left this machine: fix each flagged span and rewrite them before pushing (git commit --amend for the last commit, git reset --soft or git rebase -i for earlier ones); the push gate blocks them until then."+exception)
@@ -70,7 +70,7 @@ func report(w io.Writer, found []blocked) error {
 			"rewrite the title or body without the flagged spans (line 1 is the title, the body starts at line 3) and run it again."+exception)
 	}
 	return engine.WithHint(errors.New("git commit blocked by the privacy check"),
-		"replace each flagged span (columns are code points, end exclusive) with synthetic data, such as \"Jane Doe\", user@example.com or 192.0.2.10, then stage the change and commit again; for replacements ask the privacy-scanner subagent."+exception)
+		"replace each flagged span (columns are code points, end exclusive) with synthetic data, such as \"Jane Doe\", user@example.com or 192.0.2.10 (the privscan MCP tool redact_file rewrites a file that way; read_redacted shows its lines with placeholders), then stage the change and commit again; for replacements ask the privacy-scanner subagent."+exception)
 }
 
 func plural(n int) string {
