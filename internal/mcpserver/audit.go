@@ -19,12 +19,15 @@ import (
 // AuditRecord is one line of the audit log. It holds no catalog value, no
 // key and no scanned text: keys appear only as KeyDigest.
 type AuditRecord struct {
-	Time       string `json:"time"` // RFC 3339, UTC
-	Tool       string `json:"tool"`
-	KeyDigest  string `json:"key_digest,omitempty"`
-	AgentID    string `json:"agent_id"`
-	Outcome    string `json:"outcome"` // "ok" or "error"
-	Code       string `json:"code,omitempty"`
+	Time      string `json:"time"` // RFC 3339, UTC
+	Tool      string `json:"tool"`
+	KeyDigest string `json:"key_digest,omitempty"`
+	AgentID   string `json:"agent_id"`
+	Outcome   string `json:"outcome"` // "ok" or "error"
+	Code      string `json:"code,omitempty"`
+	// Alert is "probe_budget" on the first call of an agent refused by
+	// the guess budget in a window (once per agent and window).
+	Alert      string `json:"alert,omitempty"`
 	DurationMS int64  `json:"duration_ms"`
 	// Catalog says where the catalog came from: map, env or env-file.
 	Catalog string `json:"catalog,omitempty"`

@@ -18,14 +18,17 @@ import (
 // not_regular_file, too_large, catalog_invalid, seal_key_missing and
 // seal_key_wrong.
 const (
-	CodeRepoNotFound    = "repo_not_found"    // repo is not (inside) a git repository
-	CodeRevNotFound     = "rev_not_found"     // base or head does not name a commit
-	CodePathOutsideRoot = "path_outside_root" // repo or a path escapes the allowed roots
-	CodeInputTooLarge   = "input_too_large"   // text or a list argument over its cap
-	CodeInvalidArgument = "invalid_argument"  // a missing, mistyped or malformed argument
-	CodeScanFailed      = "scan_failed"       // the repository could not be read
-	CodeCancelled       = "cancelled"         // the client cancelled the call
-	CodeInternal        = "internal_error"    // a bug; details withheld
+	CodeRepoNotFound     = "repo_not_found"    // repo is not (inside) a git repository
+	CodeRevNotFound      = "rev_not_found"     // base or head does not name a commit
+	CodePathOutsideRoot  = "path_outside_root" // repo or a path escapes the allowed roots
+	CodeInputTooLarge    = "input_too_large"   // text or a list argument over its cap
+	CodeInvalidArgument  = "invalid_argument"  // a missing, mistyped or malformed argument
+	CodeScanFailed       = "scan_failed"       // the repository could not be read
+	CodeCancelled        = "cancelled"         // the client cancelled the call
+	CodeRateLimited      = "rate_limited"      // the agent's guess budget is spent (probe.go)
+	CodeBinaryFile       = "binary_file"       // read_redacted or redact_file on a file with NUL bytes
+	CodeRedactIncomplete = "redact_incomplete" // redact_file's result would still hold a match
+	CodeInternal         = "internal_error"    // a bug; details withheld
 )
 
 // toolError is a failed call: its code and message form the JSON body of

@@ -128,8 +128,16 @@ type harness struct {
 
 func (f *fixture) start(t *testing.T, roots ...string) *harness {
 	t.Helper()
+	return f.startWith(t, Options{Roots: roots})
+}
+
+// startWith starts a server with o, its directory, environment, stderr
+// and version set by the fixture.
+func (f *fixture) startWith(t *testing.T, o Options) *harness {
+	t.Helper()
 	h := &harness{f: f, stderr: &syncBuffer{}}
-	srv, err := New(Options{Dir: f.work, Roots: roots, Getenv: f.getenv, Stderr: h.stderr, Version: "test"})
+	o.Dir, o.Getenv, o.Stderr, o.Version = f.work, f.getenv, h.stderr, "test"
+	srv, err := New(o)
 	if err != nil {
 		t.Fatal(err)
 	}

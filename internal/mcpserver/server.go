@@ -49,6 +49,8 @@ type Options struct {
 	// AuditPath overrides the audit log's location; "" means
 	// AuditPath(Getenv).
 	AuditPath string
+	// Now is the clock of the guess budget; nil means time.Now.
+	Now func() time.Time
 }
 
 // Server is privscan's MCP server. It is safe for concurrent calls.
@@ -60,6 +62,8 @@ type Server struct {
 	getenv  func(string) string
 	stderr  io.Writer
 	version string
+	now     func() time.Time
+	probes  *probeBudget // the guess budget (probe.go)
 }
 
 // New returns a Server. It fails when a root does not exist.
@@ -75,6 +79,9 @@ func New(o Options) (*Server, error) {
 	}
 	if o.Version == "" {
 		o.Version = "devel"
+	}
+	if o.Now == nil {
+		o.Now = time.Now
 	}
 	rs, err := newRoots(append([]string{o.Dir}, o.Roots...))
 	if err != nil {
@@ -95,6 +102,8 @@ func New(o Options) (*Server, error) {
 		getenv:  o.Getenv,
 		stderr:  o.Stderr,
 		version: o.Version,
+		now:     o.Now,
+		probes:  newProbeBudget(o.Now),
 	}
 	s.mcp = server.NewMCPServer("privscan", o.Version,
 		server.WithToolCapabilities(false),
@@ -244,6 +253,27 @@ func (s *Server) matcher(c *call) (*catalog.Matcher, *toolError) {
 	return m, nil
 }
 
+// spendProbe charges probe id to the call's agent (the guess budget of
+// probe.go): nil when it may be answered, else rate_limited.
+func (s *Server) spendProbe(c *call, id probeID) *toolError {
+	b, err := s.eng.Broker()
+	if err != nil {
+		return classify(err)
+	}
+	g, err := b.Guard()
+	if err != nil {
+		return classify(err)
+	}
+	v := s.probes.admit(c.rec.AgentID, id, g.ProbeBudget)
+	if v.ok {
+		return nil
+	}
+	if v.alert {
+		c.rec.Alert = AlertProbeBudget
+	}
+	return rateLimited(g.ProbeBudget, s.now(), v.until)
+}
+
 // textArg reads the required text argument (which may be empty).
 func textArg(c *call, max int) (string, *toolError) {
 	if _, ok := c.args.m["text"]; !ok {
@@ -265,6 +295,9 @@ func (s *Server) scanText(ctx context.Context, c *call) (any, string, *toolError
 	c.rec.Bytes = intp(len(text))
 	m, te := s.matcher(c)
 	if te != nil {
+		return nil, "", te
+	}
+	if te := s.spendProbe(c, s.probes.textID(c.key, text)); te != nil {
 		return nil, "", te
 	}
 	col := newCollector(s.version)
@@ -312,6 +345,9 @@ func (s *Server) redactText(ctx context.Context, c *call) (any, string, *toolErr
 	c.rec.Bytes = intp(len(text))
 	m, te := s.matcher(c)
 	if te != nil {
+		return nil, "", te
+	}
+	if te := s.spendProbe(c, s.probes.textID(c.key, text)); te != nil {
 		return nil, "", te
 	}
 	r, err := s.eng.Redactor(engine.Request{Matcher: m})
