@@ -1,7 +1,9 @@
 package mcpserver
 
 import (
+	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"unicode/utf8"
 )
@@ -195,4 +197,33 @@ func size(n int) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// whole reads an optional whole-number argument from 0 to max; 0 when
+// absent or null.
+func (a *args) whole(name string, max int) (int, *toolError) {
+	v, ok := a.m[name]
+	if !ok || v == nil {
+		return 0, nil
+	}
+	var f float64
+	switch n := v.(type) {
+	case float64:
+		f = n
+	case int:
+		f = float64(n)
+	case int64:
+		f = float64(n)
+	case json.Number:
+		var err error
+		if f, err = n.Float64(); err != nil {
+			return 0, errorf(CodeInvalidArgument, "argument %s must be a whole number from 0 to %d", name, max)
+		}
+	default:
+		return 0, errorf(CodeInvalidArgument, "argument %s must be a whole number, not %s", name, jsonType(v))
+	}
+	if f != math.Trunc(f) || f < 0 || f > float64(max) {
+		return 0, errorf(CodeInvalidArgument, "argument %s must be a whole number from 0 to %d", name, max)
+	}
+	return int(f), nil
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/privscan/privscan/broker"
 )
 
 // roots are the directories a caller may scan: the server's working
@@ -145,4 +147,42 @@ func resolveExisting(p string) (string, bool) {
 		rest = filepath.Join(filepath.Base(cur), rest)
 		cur = parent
 	}
+}
+
+// filePath resolves the path argument of read_redacted and redact_file as
+// repo is resolved: relative paths are taken from the working directory,
+// symlinks are resolved (a symlink may point anywhere inside the roots,
+// never outside them), and the result must lie inside a root. It does not
+// check what the path names: openFile does, on the open file.
+func (rs roots) filePath(p string) (string, *toolError) {
+	abs := filepath.FromSlash(p)
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(rs[0], abs)
+	}
+	abs = filepath.Clean(abs)
+	outside := errorf(CodePathOutsideRoot, "path %s is outside the directories this server may read (its working directory and --root directories)", quoteArg(p))
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		// Do not tell a caller outside the roots what exists there.
+		if !rs.contains(abs) {
+			return "", outside
+		}
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+			return "", errorf(string(broker.CodeFileMissing), "path %s does not exist", quoteArg(p))
+		}
+		return "", errorf(string(broker.CodeFileMissing), "path %s cannot be resolved (a symlink loop, or a directory that cannot be searched)", quoteArg(p))
+	}
+	if !rs.contains(real) {
+		return "", outside
+	}
+	return real, nil
+}
+
+// display returns the resolved path real as replies name it: relative to
+// the working directory when inside it, else absolute; slash-separated.
+func (rs roots) display(real string) string {
+	if rel, err := filepath.Rel(rs[0], real); err == nil && within(real, rs[0]) {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(real)
 }

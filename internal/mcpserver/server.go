@@ -1,6 +1,6 @@
 // Package mcpserver is privscan's MCP server (docs/mcp.md): the tools
-// load_context, scan_diff, scan_text and redact_text, served over stdio or
-// Streamable HTTP on a loopback address.
+// load_context, scan_diff, scan_text, redact_text, read_redacted and
+// redact_file, served over stdio or Streamable HTTP on a loopback address.
 //
 // The catalog never crosses the MCP boundary: tools return rule IDs,
 // categories, locations and counts, never a catalog value or matched text;
@@ -9,7 +9,8 @@
 // audit log (see AuditPath). Catalogs are compiled once and recompiled
 // when their source changes. Repositories and paths are confined to the
 // server's working directory and its --root directories, symlinks
-// resolved.
+// resolved. redact_file is the one tool that writes. scan_text,
+// redact_text and read_redacted spend a guess budget per agent (probe.go).
 package mcpserver
 
 import (
@@ -112,10 +113,12 @@ func New(o Options) (*Server, error) {
 		server.WithDescription("Privacy scanner for code changes: catalogued identifiers, PII and secrets, never revealing a value."),
 	)
 	handlers := map[string]func(context.Context, *call) (any, string, *toolError){
-		ToolLoadContext: s.loadContext,
-		ToolScanDiff:    s.scanDiff,
-		ToolScanText:    s.scanText,
-		ToolRedactText:  s.redactText,
+		ToolLoadContext:  s.loadContext,
+		ToolScanDiff:     s.scanDiff,
+		ToolScanText:     s.scanText,
+		ToolRedactText:   s.redactText,
+		ToolReadRedacted: s.readRedacted,
+		ToolRedactFile:   s.redactFile,
 	}
 	for _, t := range Tools() {
 		s.mcp.AddTool(t, s.handler(t.Name, handlers[t.Name]))
@@ -189,6 +192,10 @@ func allowedArgs(tool string) []string {
 		return []string{"key", "agent_id"}
 	case ToolScanDiff:
 		return []string{"catalog_key", "repo", "base", "head", "staged", "paths", "agent_id"}
+	case ToolReadRedacted:
+		return []string{"path", "offset", "limit", "catalog_key", "agent_id"}
+	case ToolRedactFile:
+		return []string{"path", "style", "catalog_key", "agent_id"}
 	}
 	return []string{"catalog_key", "text", "agent_id"}
 }

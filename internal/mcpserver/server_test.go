@@ -36,9 +36,12 @@ func TestToolsListSnapshot(t *testing.T) {
 			t.Fatalf("tool %s not listed", name)
 		}
 		a := tl.Annotations
-		if a.ReadOnlyHint == nil || !*a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint ||
+		// redact_file is the one tool that writes: not read-only, and
+		// destructive (it replaces the file's content).
+		writes := name == ToolRedactFile
+		if a.ReadOnlyHint == nil || *a.ReadOnlyHint == writes || a.DestructiveHint == nil || *a.DestructiveHint != writes ||
 			a.IdempotentHint == nil || !*a.IdempotentHint || a.OpenWorldHint == nil || *a.OpenWorldHint {
-			t.Errorf("%s: annotations %+v: want read-only, non-destructive, idempotent, closed-world", name, a)
+			t.Errorf("%s: annotations %+v: want read-only %v, destructive %v, idempotent, closed-world", name, a, !writes, writes)
 		}
 		if tl.Description == "" || tl.Title == "" {
 			t.Errorf("%s: no description or title", name)

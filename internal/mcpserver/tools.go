@@ -13,6 +13,11 @@ const (
 	ToolScanDiff    = "scan_diff"
 	ToolScanText    = "scan_text"
 	ToolRedactText  = "redact_text"
+	// ToolReadRedacted reads a file as Claude Code's Read would, redacted.
+	ToolReadRedacted = "read_redacted"
+	// ToolRedactFile rewrites a file with its matches replaced: the one
+	// tool that writes.
+	ToolRedactFile = "redact_file"
 )
 
 // ToolPrefix is how Claude Code prefixes the tools of the server "privscan"
@@ -21,9 +26,9 @@ const (
 const ToolPrefix = "mcp__plugin_privscan_privscan__"
 
 // ToolNames lists the tools in registration order.
-var ToolNames = [...]string{ToolLoadContext, ToolScanDiff, ToolScanText, ToolRedactText}
+var ToolNames = [...]string{ToolLoadContext, ToolScanDiff, ToolScanText, ToolRedactText, ToolReadRedacted, ToolRedactFile}
 
-const instructions = `privscan checks code changes and text for catalogued private identifiers (customer and colleague names, internal hosts, account numbers, codenames), PII and secrets. No tool ever returns a catalog value or the matched text: findings name a rule, a category and a location. Use scan_diff before committing or opening a pull request, scan_text for commit messages and PR descriptions, redact_text to get a shareable copy of a text. load_context returns reference documents by the key you were given.`
+const instructions = `privscan checks code changes and text for catalogued private identifiers (customer and colleague names, internal hosts, account numbers, codenames), PII and secrets. No tool ever returns a catalog value or the matched text: findings name a rule, a category and a location. Use scan_diff before committing or opening a pull request, scan_text for commit messages and PR descriptions, redact_text to get a shareable copy of a text. When privscan's guard denies a Read because a file holds private data, read the file with read_redacted instead; to fix a file that the guard, a scan or the commit gate flagged, use redact_file rather than editing values you cannot see. load_context returns reference documents by the key you were given. scan_text, redact_text and read_redacted answer a limited number of distinct texts per agent and hour (error rate_limited past it).`
 
 const (
 	descCatalogKey = `Catalog key given in your instructions (for example "default"). Omit it to use the server's default catalog (PRIVSCAN_CATALOG, PRIVSCAN_CATALOG_FILE, or the key map's "default"). The catalog itself is never returned by any tool.`
@@ -87,6 +92,35 @@ var redactOutputSchema = obj(props{
 	"byCategory":   countsOf("Replacements per category."),
 }, "text", "replacements", "lines", "byCategory")
 
+var readOutputSchema = obj(props{
+	"text":         str("The lines of the window as Claude Code's Read shows them (each prefixed by its line number), joined by newlines, with every match replaced by [<category>:<n>]; the same value gets the same n within one call. Lines longer than 2000 characters are cut after redaction."),
+	"startLine":    integer("Number of the first line returned (0 when none)."),
+	"lines":        integer("Lines returned."),
+	"replacements": integer("Replacements in the lines returned."),
+	"byCategory":   countsOf("Replacements per category."),
+	"cutLines":     integer("Lines cut to 2000 characters, as Read cuts them."),
+	"endOfFile":    boolean("True when the file ended inside the window (an offset past the end returns no lines)."),
+	"truncated":    boolean("True when the reply stopped before the end of the window to stay small: call again with offset set to nextOffset."),
+	"nextOffset":   integer("The offset to pass to read on, when truncated."),
+}, "text", "startLine", "lines", "replacements", "byCategory", "cutLines", "endOfFile", "truncated")
+
+var redactFileOutputSchema = obj(props{
+	"path":         str("The file, relative to the server's working directory when inside it."),
+	"style":        enum("How matches were replaced.", StylePlaceholder, StyleSynthetic),
+	"written":      boolean("True when the file was rewritten; false when nothing matched and the file was left alone."),
+	"replacements": integer("Matches replaced."),
+	"lines":        integer("Lines in the file."),
+	"byRule":       countsOf("Replacements per rule ID."),
+	"byCategory":   countsOf("Replacements per category."),
+	"locations": map[string]any{"type": "array", "description": "The replacements in file order, at most 100 (see truncated); never the replaced text.", "items": obj(props{
+		"line":     integer("1-based line number."),
+		"column":   integer("1-based column of the replaced match in the original line, in Unicode code points."),
+		"ruleId":   str("The rule that matched: catalog/<rule-id>, pii/<detector> or secret/<gitleaks-rule-id>."),
+		"category": str("The rule's category."),
+	}, "line", "column", "ruleId", "category")},
+	"truncated": boolean("True when locations were left out of the list; the counts are complete."),
+}, "path", "style", "written", "replacements", "lines", "byRule", "byCategory", "locations", "truncated")
+
 // Tools returns the tool definitions served by privscan mcp.
 func Tools() []mcp.Tool {
 	return []mcp.Tool{
@@ -128,7 +162,34 @@ At most 100 findings are listed (truncated says whether some were left out; summ
 				"text":        map[string]any{"type": "string", "maxLength": MaxRedactText, "description": "The text to redact."},
 				"agent_id":    str(descAgentID),
 			}, "text"), redactOutputSchema),
+		tool(ToolReadRedacted, "Read a file with private data redacted",
+			`Reads a text file the way Claude Code's Read tool does, with every catalogued identifier, PII match and secret replaced by [<category>:<n>]. Use it when privscan's guard denied a Read because the file holds private data: you get the same lines, numbered the same way, without the values. offset and limit work as Read's: the lines from offset (1-based; default the first line), at most limit lines (default 2000); lines longer than 2000 characters are cut. When truncated is true the reply stopped early to stay small: call again with offset set to nextOffset. The path must be inside the server's working directory or a --root directory; binary files are refused (binary_file). Each distinct text read counts against a budget per agent and hour shared with scan_text and redact_text (rate_limited past it; reading the same lines again is free).`,
+			obj(props{
+				"path":        str("The file to read, absolute or relative to the server's working directory."),
+				"offset":      map[string]any{"type": "integer", "minimum": 0, "description": "The line number to start reading from (1-based), as Read's offset. Omit it to start at the first line."},
+				"limit":       map[string]any{"type": "integer", "minimum": 0, "description": "The number of lines to read, as Read's limit. Omit it to read 2000 lines."},
+				"catalog_key": str(descCatalogKey),
+				"agent_id":    str(descAgentID),
+			}, "path"), readOutputSchema),
+		writes(tool(ToolRedactFile, "Redact private data in a file",
+			fmt.Sprintf(`Rewrites a file in place, replacing every catalogued identifier, PII match and secret: with a placeholder [<category>:<n>] (style "placeholder", the default), or with a synthetic look-alike of the same kind (style "synthetic": Jane Doe, user1@example.com, host1.example.internal, 555-0100, 192.0.2.1, REDACTED-SECRET-1; other categories <category>-<n>). Use it to fix a file that privscan's Read guard, a scan or the commit gate flagged, instead of editing values you cannot see. Line endings, the file's permissions and every byte outside a match are kept; the file is replaced atomically, and only when the result holds no match. Returns the replacements by rule ID, line and column, never the text. Running it again on the redacted file changes nothing. The path must be a regular text file inside the server's working directory or a --root directory, at most %s. Check the result with read_redacted or scan_diff.`, size(MaxRedactFile)),
+			obj(props{
+				"path":        str("The file to rewrite, absolute or relative to the server's working directory."),
+				"style":       enum("placeholder (default): [<category>:<n>]; synthetic: a look-alike of the same kind.", StylePlaceholder, StyleSynthetic),
+				"catalog_key": str(descCatalogKey),
+				"agent_id":    str(descAgentID),
+			}, "path"), redactFileOutputSchema)),
 	}
+}
+
+// writes marks t as the tool that writes: not read-only, destructive
+// (it replaces the file's content), idempotent (a second call finds
+// nothing to replace).
+func writes(t mcp.Tool) mcp.Tool {
+	ro, destructive := false, true
+	t.Annotations.ReadOnlyHint = &ro
+	t.Annotations.DestructiveHint = &destructive
+	return t
 }
 
 func tool(name, title, desc string, input, output map[string]any) mcp.Tool {

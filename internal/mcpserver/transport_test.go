@@ -46,7 +46,7 @@ func TestStreamableHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	tools, err := c.ListTools(ctx, mcp.ListToolsRequest{})
-	if err != nil || len(tools.Tools) != 4 {
+	if err != nil || len(tools.Tools) != len(ToolNames) {
 		t.Fatalf("tools/list: %v, %v", tools, err)
 	}
 	var req mcp.CallToolRequest
