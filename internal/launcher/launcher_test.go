@@ -718,7 +718,7 @@ func snapshotTools(t *testing.T) map[string]any {
 	if err := json.Unmarshal(b, &tools); err != nil {
 		t.Fatal(err)
 	}
-	if len(tools) != 4 {
+	if len(tools) != 6 {
 		t.Fatalf("the snapshot lists %d tools", len(tools))
 	}
 	return byName(tools)

@@ -119,7 +119,8 @@ func TestProbeIDDependsOnCatalogKeyAndContent(t *testing.T) {
 		}
 		ids[id] = c.key + "/" + c.text
 	}
-	if b.textID("default", "abc") != b.textID("default", "abc") {
+	first, again := b.textID("default", "abc"), b.textID("default", "abc")
+	if first != again {
 		t.Fatal("the same probe gets two ids")
 	}
 	if newProbeBudget(time.Now).textID("default", "abc") == b.textID("default", "abc") {
