@@ -345,6 +345,85 @@ func (w *world) mcpMatrix(t *testing.T, transport string) {
 			mcpCase{path: "config_invalid", tool: tool, code: "config_invalid", args: map[string]any{"text": string(prText)}, before: invBefore, after: invAfter},
 		)
 	}
+	// read_redacted and redact_file: the repository's files and copies of
+	// them hold every matchable spelling of the canaries. Like redact, they
+	// replace what the detectors match, so their inputs hold canaries only
+	// in such spellings (not the YAML fixture's percent-encoded URLs).
+	sp := c.matchable()
+	fixtures := filepath.Join("repo", "internal", "users", "fixtures.go")
+	writeFile(t, filepath.Join(w.inputs, "binary-"+transport+".dat"), "\x00"+strings.Join(sp, "\n")+"\n")
+	add("ok", "read_redacted", "", map[string]any{"path": fixtures, "agent_id": "leak-test"})
+	add("ok/window", "read_redacted", "", map[string]any{"path": fixtures, "offset": 3, "limit": 5})
+	add("ok/absolute", "read_redacted", "", map[string]any{"path": filepath.Join(w.repo, "docs", "notes.md"), "catalog_key": "default"})
+	add("ok/json", "read_redacted", "", map[string]any{"path": filepath.Join("repo", "data", "seed.json")})
+	add("path_outside_root", "read_redacted", "path_outside_root", map[string]any{"path": "/etc/hostname"})
+	add("file_missing", "read_redacted", "file_missing", map[string]any{"path": "nothing-here.txt"})
+	add("not_regular_file", "read_redacted", "not_regular_file", map[string]any{"path": "inputs"})
+	add("binary_file", "read_redacted", "binary_file", map[string]any{"path": filepath.Join("inputs", "binary-"+transport+".dat")})
+	add("invalid_argument/offset", "read_redacted", "invalid_argument", map[string]any{"path": fixtures, "offset": c.persons[0]})
+	add("invalid_argument/unknown", "read_redacted", "invalid_argument", map[string]any{"path": fixtures, identSpellings(c.idents[0])[2]: c.persons[1]})
+	add("unknown_key", "read_redacted", "unknown_key", map[string]any{"path": fixtures, "catalog_key": "nosuch"})
+	for _, n := range sortedKeys(brokenCatalogs(c)) {
+		add("catalog_invalid/"+n, "read_redacted", "catalog_invalid", map[string]any{"path": fixtures, "catalog_key": "broken-" + n})
+	}
+	cases = append(cases,
+		mcpCase{path: "config_missing", tool: "read_redacted", code: "config_missing", args: map[string]any{"path": fixtures}, before: missBefore, after: missAfter},
+		mcpCase{path: "config_invalid", tool: "read_redacted", code: "config_invalid", args: map[string]any{"path": fixtures}, before: invBefore, after: invAfter},
+	)
+	// redact_file rewrites copies outside the repository (left under the
+	// test root, whose files are checked at the end); each is checked
+	// right after the call too.
+	redactDir := filepath.Join(w.root, "redacted-"+transport)
+	redactCase := func(path, code, name string, content string, a map[string]any) {
+		file := filepath.Join(redactDir, name)
+		a["path"] = file
+		cases = append(cases, mcpCase{path: path, tool: "redact_file", code: code, args: a,
+			before: func() { writeFile(t, file, content) },
+			after: func() {
+				got, err := os.ReadFile(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if code == "" {
+					w.check(t, "mcp "+transport+" redact_file ["+path+"] rewritten file", map[string][]byte{name: got})
+				} else if string(got) != content {
+					t.Errorf("mcp %s redact_file [%s]: the file changed on error", transport, path)
+				}
+				if code != "" {
+					os.Remove(file) // it holds canaries by design
+				}
+			}})
+	}
+	redactCase("ok", "", "fixtures.go", goFile("users", sp), map[string]any{"agent_id": "leak-test"})
+	redactCase("ok/synthetic", "", "seed.json", jsonFile(sp), map[string]any{"style": "synthetic"})
+	redactCase("ok/md", "", "notes.md", mdFile(sp), map[string]any{"style": "placeholder", "catalog_key": "default"})
+	redactCase("invalid_argument/style", "invalid_argument", "style.md", mdFile(sp), map[string]any{"style": c.persons[0]})
+	redactCase("unknown_key", "unknown_key", "key.md", mdFile(sp), map[string]any{"catalog_key": "nosuch"})
+	redactCase("catalog_invalid", "catalog_invalid", "broken.md", mdFile(sp), map[string]any{"catalog_key": "broken-invalid-regex"})
+	redactCase("binary_file", "binary_file", "bin.md", "\x00"+mdFile(sp), map[string]any{})
+	add("path_outside_root", "redact_file", "path_outside_root", map[string]any{"path": "/etc/hostname"})
+	add("not_regular_file", "redact_file", "not_regular_file", map[string]any{"path": "inputs"})
+	add("file_missing", "redact_file", "file_missing", map[string]any{"path": "nothing-here.txt"})
+	// The guess budget: with a budget of one, this agent (which has spent
+	// more already) is refused a new text.
+	budgetBefore, budgetAfter := func() {
+		b, err := os.ReadFile(w.mapFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, w.mapFile, "[guard]\nprobe-budget = 1\n\n"+string(b))
+	}, func() {
+		b, err := os.ReadFile(w.mapFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, w.mapFile, strings.TrimPrefix(string(b), "[guard]\nprobe-budget = 1\n\n"))
+	}
+	for _, tool := range []string{"scan_text", "redact_text"} {
+		cases = append(cases, mcpCase{path: "rate_limited", tool: tool, code: "rate_limited", args: map[string]any{"text": tool + " " + transport + "\n" + string(prText)}, before: budgetBefore, after: budgetAfter})
+	}
+	cases = append(cases, mcpCase{path: "rate_limited", tool: "read_redacted", code: "rate_limited", args: map[string]any{"path": fixtures, "offset": 2, "limit": 3}, before: budgetBefore, after: budgetAfter})
+
 	// scan_diff
 	repo := w.repo
 	add("ok", "scan_diff", "", map[string]any{"repo": repo})
