@@ -18,14 +18,18 @@ import (
 // MCPHelp is the help text of "privscan mcp".
 const MCPHelp = `privscan mcp [--http <addr>] [--root <dir>]...
 
-Serves the MCP tools load_context, scan_diff, scan_text and redact_text
-(docs/mcp.md) on stdin/stdout, or with --http as Streamable HTTP at
-http://<addr>/mcp. The address must be a loopback address (":8765" means
-127.0.0.1:8765): the server has no authentication, refuses requests whose
-Host or Origin is not local, and writes only the protocol to stdout.
+Serves the MCP tools load_context, scan_diff, scan_text, redact_text,
+read_redacted and redact_file (docs/mcp.md) on stdin/stdout, or with --http
+as Streamable HTTP at http://<addr>/mcp. The address must be a loopback
+address (":8765" means 127.0.0.1:8765): the server has no authentication,
+refuses requests whose Host or Origin is not local, and writes only the
+protocol to stdout.
 
-scan_diff may read repositories inside the working directory and the --root
-directories (symlinks resolved). Every call appends one line to the audit log
+scan_diff may read repositories, and read_redacted and redact_file files,
+inside the working directory and the --root directories (symlinks
+resolved); redact_file is the one tool that writes. scan_text, redact_text
+and read_redacted answer at most [guard] probe-budget distinct texts per
+agent and hour (default 1000). Every call appends one line to the audit log
 $XDG_STATE_HOME/privscan/audit.jsonl (~/.local/state/privscan/ when unset):
 tool, a keyed digest of the key, agent_id (argument, else PRIVSCAN_AGENT,
 else "unknown"), counts and duration; never a key, a value or scanned text.
