@@ -37,6 +37,11 @@ func FuzzToolCall(f *testing.F) {
 		{1, `not json`},
 		{2, `[1,2]`},
 		{1, `{"text":"a","text":"b"}`},
+		{5, `{"path":"notes.txt","offset":2,"limit":1}`},
+		{5, `{"path":"../../etc/passwd","offset":-1}`},
+		{5, `{"path":"notes.txt","offset":1.5,"limit":"3"}`},
+		{6, `{"path":"notes.txt","style":"synthetic"}`},
+		{6, `{"path":"/","style":"placeholder"}`},
 	}
 	for _, s := range seeds {
 		f.Add(s.tool, []byte(s.args))
@@ -70,9 +75,11 @@ func fuzzServer(f *testing.F) (*Server, *fixture, *syncBuffer) {
 		},
 	}
 	files := map[string]string{
-		"catalog.md":       testCatalog,
-		"guide.md":         guideText,
-		"context-map.toml": "[keys]\nprivacy-guide = \"guide.md\"\n" + canaryKey + " = \"guide.md\"\n[catalogs]\ndefault = \"catalog.md\"\n",
+		"catalog.md": testCatalog,
+		"guide.md":   guideText,
+		// The largest guess budget: every input is a distinct probe, and a
+		// long run must not be refused (the budget has its own tests).
+		"context-map.toml": "[guard]\nprobe-budget = 100000000\n[keys]\nprivacy-guide = \"guide.md\"\n" + canaryKey + " = \"guide.md\"\n[catalogs]\ndefault = \"catalog.md\"\n",
 	}
 	for _, d := range []string{fx.cfgDir, fx.state, fx.work, filepath.Join(root, "home")} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
@@ -84,6 +91,10 @@ func fuzzServer(f *testing.F) (*Server, *fixture, *syncBuffer) {
 			f.Fatal(err)
 		}
 	}
+	// A file for read_redacted and redact_file (which rewrites it once).
+	if err := os.WriteFile(filepath.Join(fx.work, "notes.txt"), []byte("a\nowner "+canaryName+" at "+canaryHost+"\nid "+canaryID+"\n"), 0o600); err != nil {
+		f.Fatal(err)
+	}
 	stderr := &syncBuffer{}
 	srv, err := New(Options{Dir: fx.work, Getenv: fx.getenv, Stderr: stderr, Version: "test"})
 	if err != nil {
@@ -93,7 +104,7 @@ func fuzzServer(f *testing.F) (*Server, *fixture, *syncBuffer) {
 	return srv, fx, stderr
 }
 
-var fuzzToolNames = []string{ToolLoadContext, ToolScanText, ToolRedactText, ToolScanDiff, "no_such_tool"}
+var fuzzToolNames = []string{ToolLoadContext, ToolScanText, ToolRedactText, ToolScanDiff, "no_such_tool", ToolReadRedacted, ToolRedactFile}
 
 func fuzzToolCall(t *testing.T, srv *Server, fx *fixture, stderr *syncBuffer, tool uint8, args []byte) {
 	t.Helper()

@@ -91,3 +91,49 @@ func FuzzScanPath(f *testing.F) {
 		}
 	})
 }
+
+// FuzzFilePath: a path accepted for read_redacted and redact_file always
+// resolves, symlinks followed, inside a root, whatever dots, slashes or
+// symlinks it uses; a refusal is one of the documented codes.
+func FuzzFilePath(f *testing.F) {
+	root := f.TempDir()
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	work := filepath.Join(root, "work")
+	os.MkdirAll(filepath.Join(work, "sub", "deep"), 0o700)
+	os.MkdirAll(filepath.Join(root, "outside"), 0o700)
+	os.WriteFile(filepath.Join(work, "sub", "a.txt"), []byte("a\n"), 0o600)
+	os.WriteFile(filepath.Join(root, "outside", "b.txt"), []byte("b\n"), 0o600)
+	os.Symlink(filepath.Join(root, "outside"), filepath.Join(work, "out"))
+	os.Symlink(filepath.Join(root, "outside", "b.txt"), filepath.Join(work, "b-link"))
+	os.Symlink("sub/a.txt", filepath.Join(work, "a-link"))
+	os.Symlink("loop", filepath.Join(work, "loop"))
+	rs, err := newRoots([]string{work})
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range []string{"sub/a.txt", "a-link", "b-link", "out/b.txt", "../outside/b.txt", "/etc/passwd", "loop", "sub/../../work/sub/a.txt", "./", "sub//deep/../a.txt/x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		if p == "" || strings.ContainsRune(p, 0) {
+			return
+		}
+		real, te := rs.filePath(p)
+		if te != nil {
+			switch te.Code {
+			case CodePathOutsideRoot, "file_missing":
+			default:
+				t.Fatalf("filePath(%q): code %s", p, te.Code)
+			}
+			return
+		}
+		if !rs.contains(real) {
+			t.Fatalf("filePath(%q) = %s, outside the roots", p, real)
+		}
+		if again, err := filepath.EvalSymlinks(real); err != nil || again != real {
+			t.Fatalf("filePath(%q) = %s is not fully resolved (%s, %v)", p, real, again, err)
+		}
+	})
+}
