@@ -27,9 +27,9 @@ protocol to stdout.
 
 scan_diff may read repositories, and read_redacted and redact_file files,
 inside the working directory and the --root directories (symlinks
-resolved); redact_file is the one tool that writes. scan_text, redact_text
-and read_redacted answer at most [guard] probe-budget distinct texts per
-agent and hour (default 1000). Every call appends one line to the audit log
+resolved); redact_file is the one tool that writes. scan_text, redact_text,
+read_redacted and redact_file answer at most [guard] probe-budget distinct
+texts per agent and hour (default 1000). Every call appends one line to the audit log
 $XDG_STATE_HOME/privscan/audit.jsonl (~/.local/state/privscan/ when unset):
 tool, a keyed digest of the key, agent_id (argument, else PRIVSCAN_AGENT,
 else "unknown"), counts and duration; never a key, a value or scanned text.

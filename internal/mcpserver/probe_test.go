@@ -198,6 +198,8 @@ func TestGuessBudgetThroughTools(t *testing.T) {
 		{tool: ToolReadRedacted, args: map[string]any{"path": "probe.txt", "agent_id": "bot"}},
 		{tool: ToolScanText, args: map[string]any{"text": "alpha four", "agent_id": "bot"}, code: CodeRateLimited},
 		{tool: ToolReadRedacted, args: map[string]any{"path": "probe.txt", "offset": 2, "agent_id": "bot"}, code: CodeRateLimited},
+		// redact_file spends the budget on the file's content.
+		{tool: ToolRedactFile, args: map[string]any{"path": "probe.txt", "agent_id": "bot"}, code: CodeRateLimited},
 		// The window read_redacted read is a text like any other.
 		{tool: ToolScanText, args: map[string]any{"text": "owner: " + canaryName, "agent_id": "bot"}},
 		{tool: ToolScanText, args: map[string]any{"text": "alpha two", "agent_id": "bot"}},

@@ -101,16 +101,22 @@ func (s *Server) redactFile(ctx context.Context, c *call) (any, string, *toolErr
 	if bytes.IndexByte(data[:min(len(data), binaryProbe)], 0) >= 0 {
 		return nil, "", binaryError(pathArg)
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, "", classify(err)
+	c.rec.Bytes = intp(len(data))
+	// redact_file tells which rules a file's text matches, like scan_text
+	// on that text: it spends the guess budget on the file's content (a
+	// file written with a guess in it is a probe).
+	h := s.probes.hasher(c.key)
+	h.Write(data)
+	if te := s.spendProbe(c, s.probes.id(h)); te != nil {
+		return nil, "", te
 	}
 
 	fr := newFileRedactor(ds.Options().Detectors, style == StyleSynthetic)
-	out, reps, lines, err := fr.redact(data)
+	out, reps, lines, err := fr.redact(ctx, data)
 	if err == nil {
 		// What is written must hold nothing the guard would find.
 		var left int
-		left, err = fr.count(out)
+		left, err = fr.count(ctx, out)
 		if err == nil && left > 0 {
 			err = errIncomplete
 		}
@@ -144,7 +150,6 @@ func (s *Server) redactFile(ctx context.Context, c *call) (any, string, *toolErr
 		}
 		res.Written = true
 	}
-	c.rec.Bytes = intp(len(data))
 	c.rec.Lines = intp(lines)
 	c.rec.Replacements = intp(len(reps))
 	c.rec.Findings = intp(len(reps))
@@ -238,13 +243,16 @@ type fileSpan struct {
 
 // eachBatch splits data into lines and calls fn with batches of them (as
 // fragments) and their line endings.
-func eachBatch(data []byte, fn func(f *scanner.Fragment, eols [][]byte) error) (lines int, err error) {
+func eachBatch(ctx context.Context, data []byte, fn func(f *scanner.Fragment, eols [][]byte) error) (lines int, err error) {
 	frag := &scanner.Fragment{Kind: scanner.KindFile}
 	var eols [][]byte
 	size := 0
 	flush := func() error {
 		if len(frag.Lines) == 0 {
 			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			return err
 		}
 		e := fn(frag, eols)
 		frag.Lines, eols, size = frag.Lines[:0], eols[:0], 0
@@ -315,9 +323,9 @@ func (r *fileRedactor) spans(f *scanner.Fragment) (perLine map[int][]fileSpan, e
 }
 
 // count returns the matches in data.
-func (r *fileRedactor) count(data []byte) (int, error) {
+func (r *fileRedactor) count(ctx context.Context, data []byte) (int, error) {
 	n := 0
-	_, err := eachBatch(data, func(f *scanner.Fragment, _ [][]byte) error {
+	_, err := eachBatch(ctx, data, func(f *scanner.Fragment, _ [][]byte) error {
 		per, err := r.spans(f)
 		for _, ss := range per {
 			n += len(ss)
@@ -329,13 +337,13 @@ func (r *fileRedactor) count(data []byte) (int, error) {
 
 // redact returns data with every match replaced, the replacements in
 // file order, and the number of lines.
-func (r *fileRedactor) redact(data []byte) ([]byte, []Replacement, int, error) {
+func (r *fileRedactor) redact(ctx context.Context, data []byte) ([]byte, []Replacement, int, error) {
 	var (
 		out  bytes.Buffer
 		reps []Replacement
 	)
 	out.Grow(len(data))
-	lines, err := eachBatch(data, func(f *scanner.Fragment, eols [][]byte) error {
+	lines, err := eachBatch(ctx, data, func(f *scanner.Fragment, eols [][]byte) error {
 		per, err := r.spans(f)
 		if err != nil {
 			return err
@@ -381,7 +389,7 @@ func (r *fileRedactor) replacement(category string, value []byte) string {
 	s := synth.LookAlike(category, n)
 	clean, ok := r.clean[s]
 	if !ok {
-		found, err := r.count([]byte(s))
+		found, err := r.count(context.Background(), []byte(s))
 		clean = err == nil && found == 0
 		r.clean[s] = clean
 	}
