@@ -139,3 +139,46 @@ func TestGuardOtherMCPServerBlocked(t *testing.T) {
 		t.Errorf("the clean call did not reach the stand-in (is it connected?): %q; result %q", calls, results[2].Content)
 	}
 }
+
+const (
+	readRedactedTool = "mcp__plugin_privscan_privscan__read_redacted"
+	redactFileTool   = "mcp__plugin_privscan_privscan__redact_file"
+)
+
+// TestGuardFixLoop: the loop the guard must not break. A Read is denied;
+// read_redacted shows the same lines with placeholders; redact_file
+// rewrites the file; the Read is then allowed, and the commit gate lets
+// the commit through.
+func TestGuardFixLoop(t *testing.T) {
+	s := needSuite(t)
+	dir := s.project(t)
+	leaky := leakyFile(t, dir)
+	before := s.commitCount(t, dir)
+	api := s.session(t, dir, []step{
+		readStep(leaky),
+		{tool: "ToolSearch", input: map[string]any{"query": "select:" + readRedactedTool + "," + redactFileTool, "max_results": 2}},
+		{tool: readRedactedTool, input: map[string]any{"path": leaky, "agent_id": "e2e"}},
+		{tool: redactFileTool, input: map[string]any{"path": leaky, "style": "synthetic", "agent_id": "e2e"}},
+		readStep(leaky),
+		bash(`git add fixtures.txt && git commit -m "Add fixtures"`),
+	}, "--dangerously-skip-permissions")
+	results, _, _ := api.snapshot()
+	if r := results[0].Content; !strings.Contains(r, "catalog/PER-001") || !strings.Contains(r, "read_redacted") {
+		t.Fatalf("the first Read was not denied: %q", redactCanaries(r))
+	}
+	if r := results[2].Content; results[2].IsError || !strings.Contains(r, "[person:1]") || !strings.Contains(r, "Jane Placeholder") {
+		t.Errorf("read_redacted did not return the lines with a placeholder: %q", redactCanaries(r))
+	}
+	if r := results[3].Content; results[3].IsError || !strings.Contains(r, "catalog/PER-001") {
+		t.Errorf("redact_file did not report its replacement: %q", redactCanaries(r))
+	}
+	if r := results[4].Content; strings.Contains(r, "read_redacted") || !strings.Contains(r, "Max Placeholder") {
+		t.Errorf("the Read after redact_file was not allowed: %q", redactCanaries(r))
+	}
+	if got := s.commitCount(t, dir); got != before+1 {
+		t.Errorf("the commit of the fixed file did not go through (%d commits, want %d): %q", got, before+1, redactCanaries(results[5].Content))
+	}
+	if b, _ := os.ReadFile(leaky); bytes.Contains(b, []byte(canaryName)) || !bytes.Contains(b, []byte("Jane Placeholder")) {
+		t.Errorf("the file was not rewritten as expected: %q", redactCanaries(string(b)))
+	}
+}
