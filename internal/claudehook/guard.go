@@ -32,10 +32,9 @@ const (
 	// guardMaxBytes bounds the bytes read up to the end of a Read's window.
 	guardMaxBytes = 32 << 20
 	// guardTimeout bounds one guard decision (hooks.json gives the hook
-	// more, so that the guard, not Claude Code, decides).
+	// more, so that the guard, not Claude Code, decides). A tool's output
+	// is bounded by the payload's own limit (hook.MaxPayload).
 	guardTimeout = 25 * time.Second
-	// outputMaxBytes bounds the tool output scanned after the fact.
-	outputMaxBytes = 8 << 20
 )
 
 // OwnToolPrefixes are the names Claude Code gives privscan's own MCP
@@ -604,7 +603,7 @@ func (g *guardRun) output(ctx context.Context) error {
 	default:
 		return nil
 	}
-	if len(g.p.ToolResponse) == 0 || len(g.p.ToolResponse) > outputMaxBytes+1<<10 {
+	if len(g.p.ToolResponse) == 0 {
 		return nil
 	}
 	var doc any

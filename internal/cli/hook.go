@@ -51,7 +51,11 @@ after the tool ran:
         HEAD that PreToolUse recorded for the same tool_use_id (in
         $XDG_STATE_HOME/privscan/tool-use; the record is removed here, and
         records a refused command leaves are removed after a day), with
-        their messages
+        their messages; and what the command printed (the guard's check
+        after the fact, as for Grep below)
+  Grep  what it returned: when that holds catalogued data at the guard's
+        level, Claude is told not to copy it anywhere (exit 2, rule IDs
+        only) and the audit log records it
 
 Findings at or above --fail-on exit 2 with their rule IDs and locations on
 stderr, which Claude Code feeds back to Claude so that it fixes them in its
