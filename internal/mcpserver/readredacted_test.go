@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -201,9 +200,7 @@ func TestReadRedactedErrors(t *testing.T) {
 	if err := os.Symlink("loop-a", filepath.Join(f.work, "loop-b")); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(filepath.Join(f.work, "fifo"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	mkfifo(t, filepath.Join(f.work, "fifo"))
 	os.Mkdir(filepath.Join(f.work, "dir"), 0o700)
 	h := f.start(t)
 

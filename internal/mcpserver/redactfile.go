@@ -92,6 +92,8 @@ func (s *Server) redactFile(ctx context.Context, c *call) (any, string, *toolErr
 		return nil, "", errorf(string(broker.CodeNotRegularFile), "%s has other hard links, which would keep the old content; redact_file rewrites only files with one name", quoteArg(pathArg))
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxRedactFile+1))
+	// Closed before the rename (Windows cannot rename over an open file).
+	f.Close()
 	if err != nil {
 		return nil, "", fileError(pathArg, "cannot be read", err)
 	}

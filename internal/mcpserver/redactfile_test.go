@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -209,9 +208,7 @@ func TestRedactFileErrors(t *testing.T) {
 	if err := os.Symlink(secret, filepath.Join(f.work, "escape.txt")); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(filepath.Join(f.work, "fifo"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	mkfifo(t, filepath.Join(f.work, "fifo"))
 	os.Mkdir(filepath.Join(f.work, "dir"), 0o700)
 	h := f.start(t)
 	tests := []struct {
