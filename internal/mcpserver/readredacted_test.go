@@ -297,3 +297,19 @@ func TestFileToolsFailClosedOnDamagedCatalog(t *testing.T) {
 		t.Fatal("redact_file changed the file")
 	}
 }
+
+// TestReadRedactedTooLarge: a window that ends more than maxReadBytes into
+// the file is refused, not read.
+func TestReadRedactedTooLarge(t *testing.T) {
+	f := newFixture(t)
+	p := filepath.Join(f.work, "huge.txt")
+	writeFile(t, p, strings.Repeat("a\n", binaryProbe/2))
+	// The rest is one line of maxReadBytes zero bytes (sparse), past the
+	// first 8 KiB that the binary check reads.
+	if err := os.Truncate(p, binaryProbe+maxReadBytes+1); err != nil {
+		t.Fatal(err)
+	}
+	h := f.start(t)
+	readResult(t, h.call(t, ToolReadRedacted, map[string]any{"path": "huge.txt", "limit": 10}))
+	wantError(t, h.call(t, ToolReadRedacted, map[string]any{"path": "huge.txt", "offset": binaryProbe}), "too_large")
+}
