@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/privscan/privscan/internal/audit"
 )
 
 // AuditRecord is one line of the audit log. It holds no catalog value, no
@@ -60,18 +61,10 @@ type auditLog struct {
 	warned map[string]bool // stderr notes already given, by kind
 }
 
-// AuditPath returns the audit log's location for the environment getenv:
-// $XDG_STATE_HOME/privscan/audit.jsonl, else ~/.local/state/privscan/.
-// It returns "" when neither an absolute XDG_STATE_HOME nor HOME is set.
-func AuditPath(getenv func(string) string) string {
-	if x := getenv("XDG_STATE_HOME"); x != "" && filepath.IsAbs(x) {
-		return filepath.Join(x, "privscan", "audit.jsonl")
-	}
-	if h := getenv("HOME"); h != "" {
-		return filepath.Join(h, ".local", "state", "privscan", "audit.jsonl")
-	}
-	return ""
-}
+// AuditPath returns the audit log's location for the environment getenv
+// (internal/audit.Path): $XDG_STATE_HOME/privscan/audit.jsonl, else
+// ~/.local/state/privscan/, or "" when neither is set.
+func AuditPath(getenv func(string) string) string { return audit.Path(getenv) }
 
 func newAuditLog(path string, stderr io.Writer) *auditLog {
 	a := &auditLog{path: path, stderr: stderr, warned: map[string]bool{}}
@@ -161,29 +154,10 @@ func (a *auditLog) write(rec *AuditRecord, keyKind, key string) {
 		}
 		rec.KeyDigest = a.digest(keyKind, key)
 	}
-	line, err := json.Marshal(rec)
-	if err != nil {
-		a.note("encode", "cannot encode a record")
-		return
-	}
-	line = append(line, '\n')
-	if err := os.MkdirAll(filepath.Dir(a.path), 0o700); err != nil {
-		a.note("write", "cannot create the log's directory: "+err.Error())
-		return
-	}
-	// O_APPEND with one write per record keeps lines whole when several
-	// servers share the log.
-	f, err := os.OpenFile(a.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
+	// One O_APPEND write per record keeps lines whole when several
+	// servers and hooks share the log.
+	if err := audit.Append(a.path, rec); err != nil {
 		a.note("write", err.Error())
-		return
-	}
-	_, werr := f.Write(line)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		a.note("write", werr.Error())
 		return
 	}
 	delete(a.warned, "write") // report the next failure again
