@@ -13,8 +13,7 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode/utf8"
-
+	
 	"github.com/privscan/privscan/broker"
 	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/internal/audit"
@@ -31,6 +30,12 @@ const GuardName = "claude-guard"
 const (
 	// guardMaxBytes bounds the bytes read up to the end of a Read's window.
 	guardMaxBytes = 32 << 20
+	// refuseAbove is the size above which a Read without a window (and
+	// without allow_large) is refused by Claude Code itself, showing
+	// nothing (readwin.SizeLimit, reported as 256KB): such a Read is let
+	// through unchecked. The margin covers "KB" meaning 1,000 or 1,024
+	// bytes and what Read counts; below it the file is checked.
+	refuseAbove = readwin.SizeLimit + readwin.SizeLimit/4
 	// guardTimeout bounds one guard decision (hooks.json gives the hook
 	// more, so that the guard, not Claude Code, decides). A tool's output
 	// is bounded by the payload's own limit (hook.MaxPayload).
@@ -394,12 +399,14 @@ func (g *guardRun) read(ctx context.Context) error {
 	if ext == ".ipynb" || g.p.ToolName == "NotebookRead" {
 		return g.notebook(ctx, f)
 	}
-	src := &windowSource{r: f, w: readwin.Window{Offset: in.Offset, Limit: in.Limit}, cut: map[int]int{}}
+	src := &windowSource{r: f, w: readwin.Window{Offset: in.Offset, Limit: in.Limit}}
 	if !in.OffsetOK || !in.LimitOK {
 		// A window privscan cannot read: check the whole file.
-		src.w = readwin.Window{Offset: 1, Limit: int(^uint(0) >> 2)}
+		src.w = readwin.Window{}
+	} else if in.Offset == 0 && in.Limit == 0 && !in.AllowLarge && fi.Size() > refuseAbove {
+		return nil // Read refuses the file and shows none of it
 	}
-	c, err := g.scan(ctx, src, src.visible)
+	c, err := g.scan(ctx, src, nil)
 	if errors.Is(err, readwin.ErrTooLarge) {
 		return &denial{msg: fmt.Sprintf("privscan's guard did not allow this Read: the file is too large to check (more than %d MiB up to the end of the lines it would return)", guardMaxBytes>>20),
 			hint: "read a smaller window with offset and limit, or use the privscan MCP tool read_redacted, which returns the lines with every match replaced"}
@@ -459,31 +466,17 @@ func (g *guardRun) expand(p string) string {
 	return g.abs(p)
 }
 
-// windowSource yields the lines of a Read's window as text fragments
-// (markers in them are new text: they never silence a finding), whole,
-// and remembers where Read would cut each long line.
+// windowSource yields the lines of a Read's window, whole, as text
+// fragments (markers in them are new text: they never silence a finding).
 type windowSource struct {
-	r   io.Reader
-	w   readwin.Window
-	cut map[int]int // line number → code points Read shows of a cut line
+	r io.Reader
+	w readwin.Window
 }
 
 func (s *windowSource) Fragments(ctx context.Context, yield func(*scanner.Fragment) error) error {
 	return readwin.Lines(ctx, s.r, s.w, guardMaxBytes, 256<<10, func(lines []scanner.Line) error {
-		for _, l := range lines {
-			if shown, cut := readwin.Cut(l.Text); cut {
-				s.cut[l.Number] = utf8.RuneCount(shown)
-			}
-		}
 		return yield(&scanner.Fragment{Kind: finding.KindText, Lines: lines})
 	})
-}
-
-// visible reports whether Read would show any of f (a match that starts
-// past a long line's cut is not shown).
-func (s *windowSource) visible(f *finding.Finding) bool {
-	n, cut := s.cut[f.Line]
-	return !cut || f.Column-1 < n
 }
 
 // notebook guards a Read of a Jupyter notebook: Read renders its cells

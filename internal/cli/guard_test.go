@@ -167,8 +167,8 @@ func TestGuardRead(t *testing.T) {
 	}
 }
 
-// TestGuardReadBoundaries plants the value at each edge of the window,
-// of the default line cap and of the long-line cut.
+// TestGuardReadBoundaries plants the value at each edge of the window and
+// of the reader's buffers, and far into a long line (Read cuts none).
 func TestGuardReadBoundaries(t *testing.T) {
 	g := newGuardEnv(t, "")
 	lines := func(n, at int, line string) string {
@@ -189,19 +189,14 @@ func TestGuardReadBoundaries(t *testing.T) {
 		window []int
 		code   int
 	}{
-		{"line 2000 of the default cap", lines(2100, 2000, v), nil, 2},
-		{"line 2001 past the default cap", lines(2100, 2001, v), nil, 0},
+		{"no default line cap", lines(3000, 2500, v), nil, 2},
 		{"first line of the window", lines(100, 40, v), []int{40, 10}, 2},
 		{"last line of the window", lines(100, 49, v), []int{40, 10}, 2},
 		{"line before the window", lines(100, 39, v), []int{40, 10}, 0},
 		{"line after the window", lines(100, 50, v), []int{40, 10}, 0},
-		{"limit past the default cap", lines(3000, 2500, v), []int{1, 3000}, 2},
-		{"value ends at the cut", strings.Repeat("a", 2000-len(hookCanary)-1) + " " + hookCanary + "\n", nil, 2},
-		{"value straddles the cut", strings.Repeat("a", 1990) + " " + hookCanary + "\n", nil, 2},
-		{"value starts just before the cut", strings.Repeat("a", 1998) + " " + hookCanary + "\n", nil, 2},
-		{"value starts at the cut", strings.Repeat("a", 1999) + " " + hookCanary + "\n", nil, 0},
-		{"astral characters before the cut", strings.Repeat("😀", 995) + " " + hookCanary + "\n", nil, 2},
-		{"astral characters push it past the cut", strings.Repeat("😀", 1000) + " " + hookCanary + "\n", nil, 0},
+		{"offset without limit reads to the end", lines(3000, 2999, v), []int{2000, 0}, 2},
+		{"no line is cut", strings.Repeat("a", 10000) + " " + hookCanary + "\n", nil, 2},
+		{"astral characters before it", strings.Repeat("😀", 3000) + " " + hookCanary + "\n", nil, 2},
 		{"past the reader's buffer, in a later line", strings.Repeat("b", 70<<10) + "\n" + v + "\n", nil, 2},
 		{"across fragment batches", strings.Repeat(strings.Repeat("c", 1000)+"\n", 300) + v + "\n", nil, 2},
 	} {
@@ -215,15 +210,45 @@ func TestGuardReadBoundaries(t *testing.T) {
 	}
 }
 
+// TestGuardReadSizeLimit: without a window, Read refuses a file over its
+// size limit and shows none of it, so the guard lets that Read fail on its
+// own; with allow_large, or a window, the lines are checked.
+func TestGuardReadSizeLimit(t *testing.T) {
+	g := newGuardEnv(t, "")
+	big := g.file(t, "big.txt", strings.Repeat(strings.Repeat("e", 99)+"\n", 4000)+"x "+hookCanary+"\n")
+	for _, tc := range []struct {
+		name  string
+		input map[string]any
+		code  int
+	}{
+		{"whole file: Read refuses it", read(big), 0},
+		{"allow_large", map[string]any{"file_path": big, "allow_large": true}, 2},
+		{"window with the line", read(big, 3990, 20), 2},
+		{"window without it", read(big, 1, 20), 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := runGuard(t, g.env, g.payload("PreToolUse", "Read", tc.input, nil))
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d\n%s", code, tc.code, stderr)
+			}
+		})
+	}
+	// Just under the margin above Read's limit, the file is checked.
+	small := g.file(t, "small.txt", strings.Repeat(strings.Repeat("f", 99)+"\n", 2600)+"x "+hookCanary+"\n")
+	if code, _, stderr := runGuard(t, g.env, g.payload("PreToolUse", "Read", read(small), nil)); code != 2 {
+		t.Fatalf("a file near Read's limit: exit %d\n%s", code, stderr)
+	}
+}
+
 func TestGuardReadTooLarge(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes 33 MiB")
 	}
 	g := newGuardEnv(t, "")
-	// 33 lines of 1 MiB: the default window's lines pass the budget.
+	// 33 lines of 1 MiB, read with allow_large: past the budget.
 	big := strings.Repeat(strings.Repeat("d", 1<<20-1)+"\n", 33)
 	p := g.file(t, "big.txt", big+"x "+hookCanary+"\n")
-	code, _, stderr := runGuard(t, g.env, g.payload("PreToolUse", "Read", read(p), nil))
+	code, _, stderr := runGuard(t, g.env, g.payload("PreToolUse", "Read", map[string]any{"file_path": p, "allow_large": true}, nil))
 	if code != 2 || !strings.Contains(stderr, "too large to check") {
 		t.Fatalf("whole file: exit %d\n%s", code, stderr)
 	}

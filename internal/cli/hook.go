@@ -73,8 +73,8 @@ payload on stdin:
 
   PreToolUse Read, NotebookRead
         scans exactly the lines the Read would return (its offset and
-        limit; 2000 lines by default; what lies past a line's 2000th
-        character is not shown, so not counted) and denies it (exit 2) when
+        limit; without them the whole file, unless Read itself refuses a
+        file over 256 KB) and denies it (exit 2) when
         they hold a finding: rule IDs and line numbers on stderr, never
         text, pointing to the MCP tool read_redacted. Images and PDFs,
         which privscan cannot read, and files it cannot check (over 32 MiB

@@ -3,11 +3,14 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/privscan/privscan/internal/readwin"
 )
 
 // The guard (SPEC §7.1) in the real CLI: what Claude reads, what the user
@@ -180,5 +183,64 @@ func TestGuardFixLoop(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(leaky); bytes.Contains(b, []byte(canaryName)) || !bytes.Contains(b, []byte("Jane Placeholder")) {
 		t.Errorf("the file was not rewritten as expected: %q", redactCanaries(string(b)))
+	}
+}
+
+// TestReadWindowAsClaudeCode pins the guard's model of Read
+// (internal/readwin) to the real CLI: no default line cap, no cut of long
+// lines, how lines are numbered, what offset and limit select, and that a
+// file over Read's size limit is refused with none of its content (the
+// guard lets that Read fail on its own). If an upgrade changes any of
+// these, the guard scans a different window than Read returns: fix
+// readwin and the guard first.
+func TestReadWindowAsClaudeCode(t *testing.T) {
+	s := needSuite(t)
+	dir := s.project(t)
+	var b strings.Builder
+	for i := 1; i <= 2100; i++ {
+		switch i {
+		case 10:
+			b.WriteString(strings.Repeat("a", 2500) + "FARMARK\n")
+		case 11:
+			b.WriteString(strings.Repeat("😀", 1500) + "ASTRALMARK\n")
+		default:
+			fmt.Fprintf(&b, "row %d MARK%dEND\n", i, i)
+		}
+	}
+	p := filepath.Join(dir, "long.txt")
+	writeFile(t, p, b.String())
+	// Over Read's size limit, with the canary near the end.
+	big := filepath.Join(dir, "big.txt")
+	writeFile(t, big, strings.Repeat(strings.Repeat("e", 99)+"\n", 4000)+"owner "+canaryName+"\n")
+	api := s.session(t, dir, []step{readStep(p), readStep(p, 2050, 3), readStep(big), readStep(big, 3995, 10)},
+		"--dangerously-skip-permissions")
+	results, _, _ := api.snapshot()
+	whole, window := results[0].Content, results[1].Content
+	for _, text := range []string{readwin.Prefix(1) + "row 1 MARK1END", readwin.Prefix(2100) + "row 2100 MARK2100END", "FARMARK", "ASTRALMARK"} {
+		if !strings.Contains(whole, text) {
+			t.Errorf("Read without a window does not show %q, as readwin says it does", text)
+		}
+	}
+	for _, c := range []struct {
+		text string
+		in   bool
+	}{
+		{"MARK2049END", false},
+		{readwin.Prefix(2050) + "row 2050 MARK2050END", true},
+		{"MARK2052END", true},
+		{"MARK2053END", false},
+	} {
+		if strings.Contains(window, c.text) != c.in {
+			t.Errorf("Read offset 2050 limit 3: %q shown %v, readwin says %v; result starts %.200q", c.text, !c.in, c.in, window)
+		}
+	}
+	// The big file: Read refuses it (the guard let it through unchecked,
+	// and session found the value in no request); a window with the line
+	// is denied by the guard.
+	if r := results[2]; !r.IsError || !strings.Contains(r.Content, "exceeds maximum allowed size") {
+		t.Errorf("Read of a file over its size limit: %q (error %v)", redactCanaries(r.Content), r.IsError)
+	}
+	if r := results[3].Content; !strings.Contains(r, "catalog/PER-001") {
+		t.Errorf("a window of the big file holding the value was not denied: %q", redactCanaries(r))
 	}
 }

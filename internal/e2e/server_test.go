@@ -82,6 +82,13 @@ func (s *apiServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	_ = os.WriteFile(filepath.Join(s.logDir, fmt.Sprintf("req-%03d.json", n)), body, 0o600)
 
+	if r.Method == http.MethodPost && r.URL.Path == "/v1/messages/count_tokens" {
+		// Read asks how many tokens a file's content is before it returns
+		// it: about four bytes a token, as the real API counts English.
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"input_tokens":%d}`, len(body)/4)
+		return
+	}
 	if r.Method != http.MethodPost || r.URL.Path != "/v1/messages" {
 		s.unknownShape(fmt.Sprintf("%s %s", r.Method, r.URL.Path))
 		http.NotFound(w, r)

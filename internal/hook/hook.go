@@ -56,7 +56,9 @@ type ToolInput struct {
 	Offset, Limit       int    `json:"-"`
 	OffsetOK, LimitOK   bool   `json:"-"`
 	RawOffset, RawLimit any    `json:"-"`
-	URL                 string `json:"url"`
+	// AllowLarge is a Read's allow_large: read past Read's size limit.
+	AllowLarge bool `json:"allow_large"`
+	URL        string `json:"url"`
 	Query               string `json:"query"`
 	WebPrompt           string `json:"prompt"`
 }

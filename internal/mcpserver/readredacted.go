@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/privscan/privscan/broker"
 	"github.com/privscan/privscan/internal/engine"
@@ -33,8 +34,7 @@ const (
 type ReadResult struct {
 	// Text is the window's lines as Claude Code's Read shows them: each
 	// line's number (readwin.Prefix), then the line with every match
-	// replaced by [<category>:<n>], cut as Read cuts it; lines joined by
-	// "\n".
+	// replaced by [<category>:<n>]; lines joined by "\n".
 	Text string `json:"text"`
 	// StartLine is the number of the first line returned (0: none).
 	StartLine int `json:"startLine"`
@@ -42,7 +42,8 @@ type ReadResult struct {
 	Lines        int            `json:"lines"`
 	Replacements int            `json:"replacements"`
 	ByCategory   map[string]int `json:"byCategory"`
-	// CutLines counts the lines cut to readwin.MaxLineChars.
+	// CutLines counts the lines cut, after redaction, to keep the reply
+	// under its size limit (a single line longer than it).
 	CutLines int `json:"cutLines"`
 	// EndOfFile is set when the file ended inside the window.
 	EndOfFile bool `json:"endOfFile"`
@@ -154,8 +155,9 @@ func (s *Server) readRedacted(ctx context.Context, c *call) (any, string, *toolE
 			if ml != nil {
 				text = []byte(ml.Text)
 			}
-			vis, cut := readwin.Cut(text)
-			piece := readwin.Prefix(l.Number) + string(vis)
+			prefix := readwin.Prefix(l.Number)
+			vis, cut := cutTo(text, maxReadOutput-len(prefix))
+			piece := prefix + string(vis)
 			if res.Lines > 0 && out.Len()+1+len(piece) > maxReadOutput {
 				res.Truncated, res.NextOffset, res.EndOfFile = true, l.Number, false
 				break
@@ -220,4 +222,18 @@ func readError(parent, rctx context.Context, arg string, err error) *toolError {
 		return errorf(CodeCancelled, "the call was cancelled")
 	}
 	return fileError(arg, "cannot be read", err)
+}
+
+// cutTo returns at most n bytes of text, cut at a character boundary, and
+// whether it was cut. Read itself cuts no line; only a line longer than
+// the reply's limit is cut (after redaction, so no value shows a prefix
+// of itself).
+func cutTo(text []byte, n int) ([]byte, bool) {
+	if len(text) <= n {
+		return text, false
+	}
+	for n > 0 && !utf8.RuneStart(text[n]) {
+		n--
+	}
+	return text[:n], true
 }

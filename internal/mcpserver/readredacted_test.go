@@ -60,14 +60,17 @@ func TestReadRedacted(t *testing.T) {
 	for i := 1; i <= 10; i++ {
 		fmt.Fprintf(&every, "line %d owner %s\n", i, canaryName)
 	}
-	long := strings.Repeat("x", readwin.MaxLineChars-6) + " " + canaryName + " tail"
+	// Read cuts no line; a line longer than the reply's limit is cut after
+	// redaction.
+	long := strings.Repeat("x", maxReadOutput-len(readwin.Prefix(2))-6) + " " + canaryName + " tail"
 	files := map[string]string{
 		"plain.go":     "package x\n\n// Owner: " + canaryName + "\nvar host = \"" + canaryHost + "\"\nvar id = \"" + canaryID + "\" // " + canaryName + "\n",
 		"crlf.txt":     "first\r\nowner " + canaryName + "\r\nlast\r\n",
 		"noeol.txt":    "a\nb " + canaryHost,
 		"every.txt":    every.String(),
-		"long.txt":     "short\n" + long + "\n" + strings.Repeat("é", readwin.MaxLineChars+3) + "\n",
+		"long.txt":     "short\n" + long + "\n" + strings.Repeat("é", maxReadOutput/2+3) + "\n",
 		"empty.txt":    "",
+		"wide.txt":     strings.Repeat("w", 5000) + " " + canaryName + "\n",
 		"sub/deep.txt": "deep " + canaryName + "\n",
 	}
 	for name, content := range files {
@@ -75,7 +78,7 @@ func TestReadRedacted(t *testing.T) {
 	}
 	h := f.start(t)
 	nameLine := func(i int) string { return fmt.Sprintf("line %d owner [person:1]", i) }
-	cut := strings.Repeat("x", readwin.MaxLineChars-6) + " [pers"
+	cut := strings.Repeat("x", maxReadOutput-len(readwin.Prefix(2))-6) + " [pers"
 
 	tests := []struct {
 		name string
@@ -95,7 +98,8 @@ func TestReadRedacted(t *testing.T) {
 		{"no newline at the end", map[string]any{"path": "noeol.txt"}, numbered(1, "a", "b [internal-host:1]"), 1, 2, 1, true, 0},
 		{"empty file", map[string]any{"path": "empty.txt"}, "", 0, 0, 0, true, 0},
 		{"a value straddling the cut shows no prefix of itself", map[string]any{"path": "long.txt", "offset": 2, "limit": 1}, numbered(2, cut), 2, 1, 1, false, 1},
-		{"a line cut in UTF-16 units", map[string]any{"path": "long.txt", "offset": 3}, numbered(3, strings.Repeat("é", readwin.MaxLineChars)), 3, 1, 0, true, 1},
+		{"a line cut at a character boundary", map[string]any{"path": "long.txt", "offset": 3}, numbered(3, strings.Repeat("é", (maxReadOutput-len(readwin.Prefix(3)))/2)), 3, 1, 0, true, 1},
+		{"a long line within the limit is whole", map[string]any{"path": "wide.txt"}, numbered(1, strings.Repeat("w", 5000)+" [person:1]"), 1, 1, 1, true, 0},
 		{"absolute path inside the root", map[string]any{"path": filepath.Join(f.work, "sub", "deep.txt")}, numbered(1, "deep [person:1]"), 1, 1, 1, true, 0},
 		{"a path with ..", map[string]any{"path": "sub/../sub/deep.txt", "agent_id": "reader"}, numbered(1, "deep [person:1]"), 1, 1, 1, true, 0},
 	}

@@ -93,12 +93,12 @@ var redactOutputSchema = obj(props{
 }, "text", "replacements", "lines", "byCategory")
 
 var readOutputSchema = obj(props{
-	"text":         str("The lines of the window as Claude Code's Read shows them (each prefixed by its line number), joined by newlines, with every match replaced by [<category>:<n>]; the same value gets the same n within one call. Lines longer than 2000 characters are cut after redaction."),
+	"text":         str("The lines of the window as Claude Code's Read shows them (each prefixed by its line number), joined by newlines, with every match replaced by [<category>:<n>]; the same value gets the same n within one call. A single line longer than the reply's limit (48 KiB) is cut after redaction."),
 	"startLine":    integer("Number of the first line returned (0 when none)."),
 	"lines":        integer("Lines returned."),
 	"replacements": integer("Replacements in the lines returned."),
 	"byCategory":   countsOf("Replacements per category."),
-	"cutLines":     integer("Lines cut to 2000 characters, as Read cuts them."),
+	"cutLines":     integer("Lines cut to keep the reply under 48 KiB (only a line longer than that)."),
 	"endOfFile":    boolean("True when the file ended inside the window (an offset past the end returns no lines)."),
 	"truncated":    boolean("True when the reply stopped before the end of the window to stay small: call again with offset set to nextOffset."),
 	"nextOffset":   integer("The offset to pass to read on, when truncated."),
@@ -163,11 +163,11 @@ At most 100 findings are listed (truncated says whether some were left out; summ
 				"agent_id":    str(descAgentID),
 			}, "text"), redactOutputSchema),
 		tool(ToolReadRedacted, "Read a file with private data redacted",
-			`Reads a text file the way Claude Code's Read tool does, with every catalogued identifier, PII match and secret replaced by [<category>:<n>]. Use it when privscan's guard denied a Read because the file holds private data: you get the same lines, numbered the same way, without the values. offset and limit work as Read's: the lines from offset (1-based; default the first line), at most limit lines (default 2000); lines longer than 2000 characters are cut. When truncated is true the reply stopped early to stay small: call again with offset set to nextOffset. The path must be inside the server's working directory or a --root directory; binary files are refused (binary_file). Each distinct text read counts against a budget per agent and hour shared with scan_text and redact_text (rate_limited past it; reading the same lines again is free).`,
+			`Reads a text file the way Claude Code's Read tool does, with every catalogued identifier, PII match and secret replaced by [<category>:<n>]. Use it when privscan's guard denied a Read because the file holds private data: you get the same lines, numbered the same way, without the values. offset and limit work as Read's: the lines from offset (1-based; default the first line), at most limit lines (default: to the end of the file). When truncated is true the reply stopped early to stay small: call again with offset set to nextOffset. The path must be inside the server's working directory or a --root directory; binary files are refused (binary_file). Each distinct text read counts against a budget per agent and hour shared with scan_text and redact_text (rate_limited past it; reading the same lines again is free).`,
 			obj(props{
 				"path":        str("The file to read, absolute or relative to the server's working directory."),
 				"offset":      map[string]any{"type": "integer", "minimum": 0, "description": "The line number to start reading from (1-based), as Read's offset. Omit it to start at the first line."},
-				"limit":       map[string]any{"type": "integer", "minimum": 0, "description": "The number of lines to read, as Read's limit. Omit it to read 2000 lines."},
+				"limit":       map[string]any{"type": "integer", "minimum": 0, "description": "The number of lines to read, as Read's limit. Omit it to read to the end of the file."},
 				"catalog_key": str(descCatalogKey),
 				"agent_id":    str(descAgentID),
 			}, "path"), readOutputSchema),

@@ -1,15 +1,18 @@
 // Package readwin says which part of a file Claude Code's Read tool
-// returns to the model, and how it numbers and cuts the lines, so that the
-// guard (internal/claudehook) scans exactly what a Read would show and MCP
+// returns to the model, and how it numbers the lines, so that the guard
+// (internal/claudehook) scans exactly what a Read would show and MCP
 // read_redacted (internal/mcpserver) returns the same window, numbered the
 // same way.
 //
-// Read takes a file_path and optional offset and limit. It returns the
-// lines from offset (1-based; absent or 0: the first line) up to limit
-// lines (absent: DefaultLimit), each prefixed by its line number as
-// Prefix writes it, and cuts a line longer than MaxLineChars UTF-16 code
-// units (JavaScript string length) to that many. Lines are split at
-// "\n"; a "\r" before it is not part of the line.
+// Measured against the real CLI (internal/e2e TestReadWindowAsClaudeCode,
+// Claude Code 2.1.329): Read takes a file_path and optional offset and
+// limit. It returns the lines from offset (1-based; absent or 0: the first
+// line) up to limit lines (absent: to the end of the file), each whole (no
+// line is cut) and prefixed by its line number and a tab (Prefix). Lines
+// are split at "\n"; a "\r" before it is not part of the line. Without
+// offset and limit, a file larger than SizeLimit is refused with an error
+// that holds none of its content, unless the call sets allow_large, which
+// reads it whole as far as the model's context allows.
 package readwin
 
 import (
@@ -20,17 +23,14 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/privscan/privscan/scanner"
 )
 
-// DefaultLimit is the lines a Read without a limit returns.
-const DefaultLimit = 2000
-
-// MaxLineChars is the UTF-16 code units of a line a Read shows; the rest
-// of a longer line is cut.
-const MaxLineChars = 2000
+// SizeLimit is the size above which a Read without offset and limit (and
+// without allow_large) refuses a file and shows none of it. Claude Code
+// reports it as 256KB.
+const SizeLimit = 256 << 10
 
 // Window is a Read's offset and limit, as the tool input gives them
 // (0: absent).
@@ -47,10 +47,10 @@ func (w Window) First() int {
 	return w.Offset
 }
 
-// Count returns the most lines the window holds.
+// Count returns the most lines the window holds (no limit: every line).
 func (w Window) Count() int {
 	if w.Limit < 1 {
-		return DefaultLimit
+		return int(^uint(0)>>1) - w.First()
 	}
 	return w.Limit
 }
@@ -70,8 +70,7 @@ var ErrTooLarge = errors.New("too large to check")
 
 // Lines reads r and calls fn with the lines of the window, in batches of
 // about batchBytes, each Line numbered as in the file and holding the
-// whole line (not cut to MaxLineChars: use Visible to tell whether a span
-// would be shown). At most maxBytes of r are read: a window that ends
+// whole line. At most maxBytes of r are read: a window that ends
 // further in fails with ErrTooLarge. Lines past the window are not read.
 func Lines(ctx context.Context, r io.Reader, w Window, maxBytes int64, batchBytes int, fn func([]scanner.Line) error) error {
 	br := bufio.NewReaderSize(io.LimitReader(r, maxBytes+1), 64<<10)
@@ -145,52 +144,8 @@ func trimEOL(b []byte) []byte {
 	return b
 }
 
-// Visible reports whether the byte at offset start of line text is within
-// the part of the line a Read shows (the first MaxLineChars UTF-16 code
-// units).
-func Visible(text []byte, start int) bool {
-	return units(text[:min(start, len(text))]) < MaxLineChars
-}
-
-// Cut returns the part of a line a Read shows, and whether it was cut.
-func Cut(text []byte) ([]byte, bool) {
-	n := 0
-	for i := 0; i < len(text); {
-		r, size := utf8.DecodeRune(text[i:])
-		u := 1
-		if r >= 0x10000 {
-			u = 2
-		}
-		if n+u > MaxLineChars {
-			return text[:i], true
-		}
-		n += u
-		i += size
-	}
-	return text, false
-}
-
-// units counts UTF-16 code units, as JavaScript's String length does
-// (an invalid byte is one U+FFFD unit).
-func units(b []byte) int {
-	n := 0
-	for i := 0; i < len(b); {
-		r, size := utf8.DecodeRune(b[i:])
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
-		i += size
-	}
-	return n
-}
-
-// Prefix returns the line-number prefix a Read puts before line n.
+// Prefix returns the line-number prefix a Read puts before line n: the
+// number, then a tab.
 func Prefix(n int) string {
-	s := strconv.Itoa(n)
-	if len(s) < 6 {
-		s = "      "[:6-len(s)] + s
-	}
-	return s + "\t"
+	return strconv.Itoa(n) + "\t"
 }

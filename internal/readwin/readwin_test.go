@@ -58,10 +58,10 @@ func TestLines(t *testing.T) {
 	}
 }
 
-func TestLinesDefaultLimit(t *testing.T) {
-	text := strings.Repeat("x\n", DefaultLimit+10)
+func TestLinesNoDefaultLimit(t *testing.T) {
+	text := strings.Repeat("x\n", 5000)
 	got, err := collect(t, text, Window{}, 1<<20, 1<<10)
-	if err != nil || len(got) != DefaultLimit || got[len(got)-1].Number != DefaultLimit {
+	if err != nil || len(got) != 5000 || got[len(got)-1].Number != 5000 {
 		t.Fatalf("got %d lines, %v", len(got), err)
 	}
 }
@@ -87,29 +87,8 @@ func TestLinesTooLarge(t *testing.T) {
 	}
 }
 
-func TestVisibleAndCut(t *testing.T) {
-	ascii := []byte(strings.Repeat("a", MaxLineChars+5))
-	if !Visible(ascii, MaxLineChars-1) || Visible(ascii, MaxLineChars) {
-		t.Fatal("ascii boundary")
-	}
-	if c, cut := Cut(ascii); !cut || len(c) != MaxLineChars {
-		t.Fatalf("cut %d %v", len(c), cut)
-	}
-	// An astral character counts two units, as in JavaScript.
-	astral := []byte(strings.Repeat("😀", MaxLineChars/2) + "b")
-	if Visible(astral, len(astral)-1) {
-		t.Fatal("the character after 2000 units is not shown")
-	}
-	if c, cut := Cut(astral); !cut || len(c) != len(astral)-1 {
-		t.Fatalf("astral cut %d %v", len(c), cut)
-	}
-	if c, cut := Cut([]byte("short")); cut || string(c) != "short" {
-		t.Fatal("short line cut")
-	}
-}
-
 func TestPrefix(t *testing.T) {
-	for n, want := range map[int]string{1: "     1\t", 123456: "123456\t", 1234567: "1234567\t"} {
+	for n, want := range map[int]string{1: "1\t", 2050: "2050\t", 1234567: "1234567\t"} {
 		if got := Prefix(n); got != want {
 			t.Errorf("Prefix(%d) = %q, want %q", n, got, want)
 		}
