@@ -13,7 +13,7 @@ import (
 	"sort"
 	"strings"
 	"time"
-	
+
 	"github.com/privscan/privscan/broker"
 	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/internal/audit"

@@ -53,14 +53,14 @@ type ToolInput struct {
 	// Offset and Limit are a Read's window (0: absent); OffsetSet and
 	// LimitSet are false when the field held something other than a
 	// whole number (the window is then unknown).
-	Offset, Limit       int    `json:"-"`
-	OffsetOK, LimitOK   bool   `json:"-"`
-	RawOffset, RawLimit any    `json:"-"`
+	Offset, Limit       int  `json:"-"`
+	OffsetOK, LimitOK   bool `json:"-"`
+	RawOffset, RawLimit any  `json:"-"`
 	// AllowLarge is a Read's allow_large: read past Read's size limit.
-	AllowLarge bool `json:"allow_large"`
+	AllowLarge bool   `json:"allow_large"`
 	URL        string `json:"url"`
-	Query               string `json:"query"`
-	WebPrompt           string `json:"prompt"`
+	Query      string `json:"query"`
+	WebPrompt  string `json:"prompt"`
 }
 
 // ErrMalformed is returned (wrapped) by Parse for a payload that is not a
