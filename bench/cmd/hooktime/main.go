@@ -31,9 +31,11 @@
 // plugin's launcher does, and "privscan hook" is measured beside it on
 // the edit ("post/edit, privscan hook").
 //
-// With -launch, the pre/non-git, pre/commit and post/edit cases also run
-// through scripts/privscan-launch as hooks.json starts them (its shell
-// fast path answers non-git commands without starting privscan).
+// With -launch, the pre/non-git, pre/commit, post/edit, guard/read,
+// guard/prompt and post/bash cases also run through
+// scripts/privscan-launch as hooks.json starts them (its shell fast paths
+// answer non-git commands, and Bash commands that printed nothing and
+// moved no HEAD, without starting privscan).
 //
 // The catalog is passed as PRIVSCAN_CATALOG_FILE; HOME, XDG_* and git's
 // global configuration point into the work directory.
@@ -428,11 +430,19 @@ func launchCases(script, root, bin, hookBin, dir, repo string) ([]hookCase, erro
 	env := []string{"CLAUDE_PLUGIN_ROOT=" + root, "CLAUDE_PLUGIN_DATA=" + data}
 	argv := []string{"/bin/sh", script, "hook", "claude-pre-tool-use"}
 	postArgv := []string{"/bin/sh", script, "hook", "claude-post-tool-use"}
+	guardArgv := []string{"/bin/sh", script, "hook", "claude-guard"}
 	base := buildCases(bin, hookBin, repo)
+	byLabel := map[string][]byte{}
+	for _, c := range base {
+		byLabel[c.Label] = c.Payload
+	}
 	return []hookCase{
-		{Label: "launch+pre/non-git", Argv: argv, Env: env, Payload: base[0].Payload},
-		{Label: "launch+pre/commit", Argv: argv, Env: env, Payload: base[1].Payload},
-		{Label: "launch+post/edit", Argv: postArgv, Env: env, Payload: base[3].Payload},
+		{Label: "launch+pre/non-git", Argv: argv, Env: env, Payload: byLabel["pre/non-git"]},
+		{Label: "launch+pre/commit", Argv: argv, Env: env, Payload: byLabel["pre/commit"]},
+		{Label: "launch+post/edit", Argv: postArgv, Env: env, Payload: byLabel["post/edit"]},
+		{Label: "launch+guard/read", Argv: guardArgv, Env: env, Payload: byLabel["guard/read"]},
+		{Label: "launch+guard/prompt", Argv: guardArgv, Env: env, Payload: byLabel["guard/prompt"]},
+		{Label: "launch+post/bash empty", Argv: postArgv, Env: env, Payload: byLabel["post/bash"]},
 	}, nil
 }
 
