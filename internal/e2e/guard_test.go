@@ -244,3 +244,54 @@ func TestReadWindowAsClaudeCode(t *testing.T) {
 		t.Errorf("a window of the big file holding the value was not denied: %q", redactCanaries(r))
 	}
 }
+
+// TestGuardAgainstRepoSettings: a repository's own .claude/settings.json
+// can switch every plugin hook off ("disableAllHooks", or the plugin off
+// in "enabledPlugins") once the folder is trusted, and the plugin's guard
+// with them; hooks in the managed settings survive that. This pins both
+// halves of what docs/plugin.md ("A repository that turns the hooks
+// off") tells users. It writes /etc/claude-code/managed-settings.json, so
+// it runs only as root and only where that file does not exist.
+func TestGuardAgainstRepoSettings(t *testing.T) {
+	s := needSuite(t)
+	const managedDir = "/etc/claude-code"
+	if os.Geteuid() != 0 {
+		t.Skip("writes the managed settings in " + managedDir + ": root only")
+	}
+	if _, err := os.Stat(managedDir); err == nil {
+		t.Skip(managedDir + " exists: not touching a machine's own managed settings")
+	}
+	t.Cleanup(func() { os.RemoveAll(managedDir) })
+	bins, _ := filepath.Glob(filepath.Join(s.pluginData(), "bin", "privscan-[0-9]*"))
+	if len(bins) == 0 {
+		t.Fatal("no privscan in the plugin's data directory")
+	}
+	for _, repoSettings := range []string{`{"disableAllHooks": true}`, `{"enabledPlugins": {"privscan@inline": false}}`} {
+		dir := s.project(t)
+		leaky := leakyFile(t, dir)
+		if err := os.MkdirAll(filepath.Join(dir, ".claude"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(dir, ".claude", "settings.json"), repoSettings)
+		// The plugin's guard is off: the value reaches the model.
+		api := s.sessionWith(t, dir, []step{readStep(leaky)}, sessionOpts{leaks: true}, "--dangerously-skip-permissions")
+		if r, _, _ := api.snapshot(); strings.Contains(r[0].Content, "catalog/PER-001") {
+			t.Errorf("%s no longer turns the plugin's hooks off: docs/plugin.md is out of date", repoSettings)
+		}
+		// The guard in the managed settings stays on.
+		managed, _ := json.Marshal(map[string]any{"hooks": map[string]any{
+			"PreToolUse": []any{map[string]any{"matcher": "Read|NotebookRead|WebFetch|WebSearch|mcp__.*",
+				"hooks": []any{map[string]any{"type": "command", "command": bins[0] + " hook claude-guard", "timeout": 60}}}},
+			"UserPromptSubmit": []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": bins[0] + " hook claude-guard", "timeout": 60}}}},
+		}})
+		if err := os.MkdirAll(managedDir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(managedDir, "managed-settings.json"), string(managed))
+		api = s.session(t, dir, []step{readStep(leaky)}, "--dangerously-skip-permissions")
+		os.RemoveAll(managedDir)
+		if r, _, _ := api.snapshot(); !strings.Contains(r[0].Content, "catalog/PER-001") {
+			t.Errorf("with %s, the managed-settings guard did not deny the Read: %q", repoSettings, redactCanaries(r[0].Content))
+		}
+	}
+}
