@@ -31,24 +31,34 @@ import (
 //	            offset u64, count u64
 //	arrays      the tables and bitsets, each at a 64-byte aligned offset,
 //	            so that a loader can use them in place from a mapping
-//	page tags   one tag of sealTagSize bytes per page of sealPageSize
-//	            bytes of the arrays (the last page may be short): the
-//	            first sealTagSize bytes of HMAC-SHA256(page number u64,
-//	            page bytes)
+//	            — encrypted: each page of sealPageSize bytes (the last may
+//	            be short) is AES-256-GCM ciphertext under the file's page
+//	            key, with the page number as nonce (u64, then 4 zero
+//	            bytes)
+//	page tags   the GCM tag (sealTagSize bytes) of each page, in order
 //	mac         HMAC-SHA256 of the header, meta, directory (with their
 //	            padding: every byte before the arrays) and the page tags
 //	            (32 bytes)
 //
 // A loader checks the mac (its cost does not grow with the arrays but for
-// the page tags, 1/256 of them) and checks a page of the arrays against
-// its tag the first time a lookup reads it (sealChecker), so a load does
-// not read the whole file.
+// the page tags, 1/256 of them) and decrypts and authenticates a page of
+// the arrays into memory the first time a lookup reads it (sealChecker),
+// so a load does not read the whole file, and no lookup reads the file
+// itself after that.
+//
+// Every value-derived byte of the file is in the arrays, so what a file
+// without the key shows of its values is AES ciphertext (a keyed PRF's
+// output XORed with the tables): the fast hashes the scan loop uses
+// (murmur3's finalizer, FNV chains, the multiply-shift prefilter) are
+// never stored in clear. The rest (header, rule metadata, directory,
+// tags) holds rule IDs, categories, descriptions, settings, value counts
+// per rule and array sizes, nothing computed from a value's content.
 // Every key comes from the 256-bit seal key and the file's random salt
 // through HMAC-SHA256 with a distinct label (sealKeys): the hash key of the
 // tables (so the same catalog sealed twice shares no hash), a key check
 // (so a wrong key is told apart from a damaged file), the integrity keys
-// (of the mac and of the page tags) and the AES-256-GCM key of the
-// fingerprint key.
+// (of the mac), the AES-256-GCM key of the arrays' pages and the one of
+// the fingerprint key.
 
 // SealKeySize is the size of a seal key in bytes (256 bits).
 const SealKeySize = 32
@@ -57,7 +67,7 @@ const SealKeySize = 32
 const MaxSealedSize = 2 << 30
 
 // SealVersion is the format version Seal writes and LoadSealed reads.
-const SealVersion = 2
+const SealVersion = 3
 
 // sealMagic starts every sealed catalog.
 var sealMagic = [8]byte{'P', 'R', 'I', 'V', 'S', 'E', 'A', 'L'}
@@ -215,7 +225,7 @@ func deriveSealKeys(sealKey, salt []byte) sealKeys {
 		h.Sum(out[:0])
 		return out
 	}
-	return sealKeys{hash: one("hash-key"), check: one("key-check"), mac: one("mac"), page: one("page-tag"), aead: one("fingerprint-key"),
+	return sealKeys{hash: one("hash-key"), check: one("key-check"), mac: one("mac"), page: one("page-aead"), aead: one("fingerprint-key"),
 		regex: one("regex-rules")}
 }
 
@@ -483,7 +493,11 @@ func writeSealed(w io.Writer, m *Matcher, counts []int, noBoundary []bool, regex
 	aead.Seal(hdr[sealHdrFPKey:sealHdrFPKey], nonce[:], fp[:], sealAAD(hdr))
 	clear(fp[:])
 
-	sw := &sealWriter{w: w, mac: hmac.New(sha256.New, keys.mac[:]), page: hmac.New(sha256.New, keys.page[:]), arrOff: arrOff, arrEnd: pos}
+	pageAEAD, err := newGCM(keys.page[:])
+	if err != nil {
+		return err
+	}
+	sw := &sealWriter{w: w, mac: hmac.New(sha256.New, keys.mac[:]), page: pageAEAD, arrOff: arrOff, arrEnd: pos}
 	sw.tags = make([]byte, 0, pages*sealTagSize)
 	sw.write(hdr)
 	sw.write(meta)
@@ -532,30 +546,40 @@ func newGCM(key []byte) (cipher.AEAD, error) {
 func sealAAD(hdr []byte) []byte { return hdr[:sealHdrKeyCheck] }
 
 // sealWriter writes to w, counting bytes and keeping the first error:
-// the bytes before arrOff and the page tags to mac, the arrays to page,
-// one page at a time, whose tags it collects in tags.
+// the bytes before arrOff and the page tags to mac; the arrays one page at
+// a time, encrypted with page (sealPageNonce), whose tags it collects in
+// tags.
 type sealWriter struct {
-	w      io.Writer
-	mac    hash.Hash
-	page   hash.Hash
-	arrOff uint64
-	arrEnd uint64
-	inPage uint64 // bytes of the current page written to page
-	tags   []byte
-	n      uint64
-	err    error
-	buf    []byte
-	sum    [sha256.Size]byte
+	w       io.Writer
+	mac     hash.Hash
+	page    cipher.AEAD
+	arrOff  uint64
+	arrEnd  uint64
+	pageBuf []byte // the plaintext of the current page
+	ct      []byte
+	tags    []byte
+	n       uint64
+	err     error
+	buf     []byte
+}
+
+// sealPageNonce is the nonce of page p: p (u64), then four zero bytes.
+// Each file has its own page key (from its salt), so no nonce repeats
+// under a key.
+func sealPageNonce(p uint64) [12]byte {
+	var n [12]byte
+	binary.LittleEndian.PutUint64(n[:], p)
+	return n
 }
 
 func (s *sealWriter) write(b []byte) {
 	if s.err != nil || len(b) == 0 {
 		return
 	}
-	if _, s.err = s.w.Write(b); s.err != nil {
-		return
-	}
 	if s.n < s.arrOff || s.n >= s.arrEnd {
+		if _, s.err = s.w.Write(b); s.err != nil {
+			return
+		}
 		// Before the arrays, or the page tags after them.
 		if s.n < s.arrOff && s.n+uint64(len(b)) > s.arrOff {
 			s.err = errors.New("a write crosses the arrays' start")
@@ -569,30 +593,31 @@ func (s *sealWriter) write(b []byte) {
 		return
 	}
 	for len(b) > 0 {
-		if s.inPage == 0 {
-			s.page.Reset()
-			var pn [8]byte
-			binary.LittleEndian.PutUint64(pn[:], (s.n-s.arrOff)/sealPageSize)
-			s.page.Write(pn[:])
-		}
-		k := min(uint64(len(b)), sealPageSize-s.inPage)
-		s.page.Write(b[:k])
-		s.inPage += k
-		s.n += k
+		k := min(len(b), sealPageSize-len(s.pageBuf))
+		s.pageBuf = append(s.pageBuf, b[:k]...)
+		s.n += uint64(k)
 		b = b[k:]
-		if s.inPage == sealPageSize {
+		if len(s.pageBuf) == sealPageSize {
 			s.endPage()
 		}
 	}
 }
 
-// endPage ends the page being written, if any, and keeps its tag.
+// endPage encrypts and writes the page being written, if any, and keeps
+// its tag.
 func (s *sealWriter) endPage() {
-	if s.inPage == 0 {
+	if len(s.pageBuf) == 0 || s.err != nil {
 		return
 	}
-	s.tags = append(s.tags, s.page.Sum(s.sum[:0])[:sealTagSize]...)
-	s.inPage = 0
+	p := (s.n - s.arrOff - 1) / sealPageSize
+	nonce := sealPageNonce(p)
+	s.ct = s.page.Seal(s.ct[:0], nonce[:], s.pageBuf, nil)
+	n := len(s.pageBuf)
+	if _, s.err = s.w.Write(s.ct[:n]); s.err != nil {
+		return
+	}
+	s.tags = append(s.tags, s.ct[n:]...)
+	s.pageBuf = s.pageBuf[:0]
 }
 
 var zeroPad [sealAlign]byte

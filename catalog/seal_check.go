@@ -1,40 +1,50 @@
 package catalog
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/binary"
+	"crypto/cipher"
+	"runtime/debug"
+	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
-// sealChecker checks the pages of a sealed catalog's arrays against their
-// tags the first time a lookup reads them, so that a load does not read
-// the whole file and a lookup never uses a byte that was not checked. A
-// page that fails its check reads as absent (no finding is drawn from it)
-// and is remembered: Matcher.IntegrityErr reports it. Safe for concurrent
-// use: two lookups may check the same page at once, which is harmless.
+// sealChecker decrypts and authenticates the pages of a sealed catalog's
+// arrays into memory (plain) the first time a lookup reads them, so that
+// a load does not read the whole file, a lookup never uses a byte that was
+// not authenticated, and nothing is read from the file after that: a file
+// changed or truncated under its mapping later cannot change what a
+// checked page says. A page that fails (its tag does not match, or the
+// file no longer has it: the read faults) reads as absent (all zero: no
+// finding is drawn from it) and is remembered: Matcher.IntegrityErr
+// reports it. Safe for concurrent use.
 type sealChecker struct {
-	data []byte // the file
-	base uint64 // the arrays' start: page p is data[base+p*sealPageSize:]
-	end  uint64 // the arrays' end
-	tags []byte // sealTagSize bytes per page
-	key  [32]byte
-	done []atomic.Uint64 // bit p: page p checked and good
-	bad  []atomic.Uint64 // bit p: page p checked and damaged
+	data  []byte // the file (a mapping): read only to decrypt a page
+	base  uint64 // the arrays' start: page p is data[base+p*sealPageSize:]
+	end   uint64 // the arrays' end
+	tags  []byte // sealTagSize bytes per page (a copy on the heap)
+	aead  cipher.AEAD
+	plain []byte // the arrays, decrypted page by page (8-byte aligned)
+	done  []atomic.Uint64 // bit p: page p decrypted and good
+	bad   []atomic.Uint64 // bit p: page p checked and damaged
+	locks [64]sync.Mutex  // by page: one goroutine decrypts a page
 	// damaged is set once a page fails its check.
 	damaged atomic.Bool
 }
 
 // newSealChecker returns the checker of the arrays data[base:end], whose
-// page tags are tags (len checked by the caller). With trust, every page
-// counts as checked (FuzzParseSealed, which cannot forge tags, looks at
-// what the lookups do with any content).
-func newSealChecker(data []byte, base, end uint64, tags []byte, key [32]byte, trust bool) *sealChecker {
+// page tags are tags (len checked by the caller), encrypted under aead.
+// With trust (aead nil), the arrays are taken as they are, unencrypted,
+// and every page counts as checked (FuzzParseSealed, which cannot forge
+// tags, looks at what the lookups do with any content).
+func newSealChecker(data []byte, base, end uint64, tags []byte, aead cipher.AEAD, trust bool) *sealChecker {
 	pages := (end - base + sealPageSize - 1) / sealPageSize
 	words := (pages + 63) / 64
-	c := &sealChecker{data: data, base: base, end: end, tags: tags, key: key,
+	buf := make([]uint64, (end-base+7)/8)
+	plain := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(buf))), len(buf)*8)[:end-base]
+	c := &sealChecker{data: data, base: base, end: end, tags: tags, aead: aead, plain: plain,
 		done: make([]atomic.Uint64, words), bad: make([]atomic.Uint64, words)}
 	if trust {
+		copy(c.plain, data[base:end])
 		for i := range c.done {
 			c.done[i].Store(^uint64(0))
 		}
@@ -43,32 +53,74 @@ func newSealChecker(data []byte, base, end uint64, tags []byte, key [32]byte, tr
 }
 
 // ok reports whether the page holding byte rel of the arrays (an offset
-// from base) is good, checking it if it was not yet.
+// from base) is good, decrypting it if it was not yet.
 func (c *sealChecker) ok(rel uint64) bool {
 	p := rel >> sealPageLog
 	return c.done[p>>6].Load()&(1<<(p&63)) != 0 || c.check(p)
 }
 
-// check checks page p against its tag.
+// check decrypts page p into plain and authenticates it against its tag.
 func (c *sealChecker) check(p uint64) bool {
 	bit := uint64(1) << (p & 63)
+	mu := &c.locks[p&63]
+	mu.Lock()
+	defer mu.Unlock()
+	if c.done[p>>6].Load()&bit != 0 {
+		return true
+	}
 	if c.bad[p>>6].Load()&bit != 0 {
 		return false
 	}
 	from := c.base + p*sealPageSize
 	to := min(from+sealPageSize, c.end)
-	h := hmac.New(sha256.New, c.key[:])
-	var pn [8]byte
-	binary.LittleEndian.PutUint64(pn[:], p)
-	h.Write(pn[:])
-	h.Write(c.data[from:to])
-	var sum [sha256.Size]byte
-	if !hmac.Equal(h.Sum(sum[:0])[:sealTagSize], c.tags[p*sealTagSize:(p+1)*sealTagSize]) {
-		c.bad[p>>6].Or(bit)
-		c.damaged.Store(true)
+	ct := make([]byte, 0, sealPageSize+sealTagSize)
+	ct, read := copyMapped(ct, c.data[from:to])
+	ct = append(ct, c.tags[p*sealTagSize:(p+1)*sealTagSize]...)
+	nonce := sealPageNonce(p)
+	out := c.plain[from-c.base : from-c.base : to-c.base]
+	if !read {
+		c.fail(p, bit)
+		return false
+	}
+	if _, err := c.aead.Open(out, nonce[:], ct, nil); err != nil {
+		clear(c.plain[from-c.base : to-c.base])
+		c.fail(p, bit)
 		return false
 	}
 	c.done[p>>6].Or(bit)
+	return true
+}
+
+func (c *sealChecker) fail(p, bit uint64) {
+	c.bad[p>>6].Or(bit)
+	c.damaged.Store(true)
+}
+
+// copyMapped appends src, bytes of a file mapping, to dst. A file
+// truncated under its mapping makes the read fault (SIGBUS): that is
+// reported as read == false, never a crash.
+func copyMapped(dst, src []byte) (out []byte, read bool) {
+	read = noFault(func() { out = append(dst, src...) })
+	if !read {
+		out = dst
+	}
+	return out, read
+}
+
+// noFault runs fn, which reads a file mapping, and reports false when a
+// read faulted (the file was truncated under the mapping) instead of
+// letting the fault kill the process.
+func noFault(fn func()) (ok bool) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			if _, fault := r.(interface{ Addr() uintptr }); !fault {
+				panic(r) // not a memory fault: a bug, not a truncated file
+			}
+			ok = false
+		}
+	}()
+	fn()
 	return true
 }
 

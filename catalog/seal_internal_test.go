@@ -34,7 +34,7 @@ func FuzzParseSealed(f *testing.F) {
 		if checkSealedHeader(data) != nil {
 			return
 		}
-		m, _, err := parseSealed(data, key, trustedChecker(data))
+		m, _, err := parseSealed(data, len(data), key, trustedChecker(data))
 		if err != nil {
 			if !errors.Is(err, ErrSealedInvalid) {
 				t.Fatalf("unexpected error class: %v", err)
@@ -52,10 +52,23 @@ func FuzzParseSealed(f *testing.F) {
 }
 
 // trustedChecker is a sealChecker for data (whose header is checked) that
-// counts every page as good.
+// takes the arrays as they are (unencrypted) and counts every page as
+// good.
 func trustedChecker(data []byte) *sealChecker {
 	arrOff, tagOff := sealedRegions(data)
-	return newSealChecker(data, arrOff, tagOff, data[tagOff:len(data)-sealMACSize], [32]byte{}, true)
+	return newSealChecker(data, arrOff, tagOff, data[tagOff:len(data)-sealMACSize], nil, true)
+}
+
+// keyedChecker is the sealChecker LoadSealed makes for data sealed with
+// keys: it decrypts pages as lookups read them.
+func keyedChecker(t *testing.T, data []byte, keys *sealKeys) *sealChecker {
+	t.Helper()
+	aead, err := newGCM(keys.page[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	arrOff, tagOff := sealedRegions(data)
+	return newSealChecker(data, arrOff, tagOff, data[tagOff:len(data)-sealMACSize], aead, false)
 }
 
 func TestTablePack(t *testing.T) {
@@ -187,7 +200,7 @@ func TestOpenRegexRulesRejects(t *testing.T) {
 		{"other patterns", blob(entry{2, []string{`a+b`}}, entry{1, []string{`EMP-\d{6}`, `x+y`}}), true},
 		{"trailing", enc(append(plainOf(entry{1, []string{`EMP-\d{6}`}}, entry{2, []string{`TKT-\d{4}`}}), 0, 0)), false},
 	} {
-		m, s, err := parseSealed(data, keys.hash[:], trustedChecker(data))
+		m, s, err := parseSealed(data, len(data), keys.hash[:], keyedChecker(t, data, &keys))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -207,7 +220,7 @@ func TestOpenRegexRulesRejects(t *testing.T) {
 		t.Fatal(err)
 	}
 	k2 := deriveSealKeys(key, buf.Bytes()[sealHdrSalt:sealHdrSalt+sealSaltSize])
-	m, s, err := parseSealed(buf.Bytes(), k2.hash[:], trustedChecker(buf.Bytes()))
+	m, s, err := parseSealed(buf.Bytes(), len(buf.Bytes()), k2.hash[:], keyedChecker(t, buf.Bytes(), &k2))
 	if err != nil {
 		t.Fatal(err)
 	}

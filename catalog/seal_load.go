@@ -41,18 +41,34 @@ func LoadSealed(data, sealKey []byte) (*Matcher, *Sealed, error) {
 	if len(sealKey) != SealKeySize {
 		return nil, nil, fmt.Errorf("sealed catalog: the seal key must be %d bytes", SealKeySize)
 	}
-	if err := checkSealedHeader(data); err != nil {
+	var err error
+	if !noFault(func() { err = checkSealedHeader(data) }) {
+		return nil, nil, sealedErr("the file was truncated while it was read")
+	}
+	if err != nil {
 		return nil, nil, err
 	}
-	keys := deriveSealKeys(sealKey, data[sealHdrSalt:sealHdrSalt+sealSaltSize])
-	if subtle.ConstantTimeCompare(keys.check[:], data[sealHdrKeyCheck:sealHdrKeyCheck+32]) != 1 {
+	arrOff, tagOff := sealedRegions(data)
+	// What the mac covers is copied to memory first and read only from
+	// there: a file changed under its mapping cannot change it after the
+	// check. The arrays are decrypted page by page, also into memory.
+	head, ok1 := copyMapped(make([]byte, 0, arrOff), data[:arrOff])
+	tail, ok2 := copyMapped(make([]byte, 0, uint64(len(data))-tagOff), data[tagOff:])
+	if !ok1 || !ok2 {
+		return nil, nil, sealedErr("the file was truncated while it was read")
+	}
+	if a, t := sealedRegions(head); a != arrOff || t != tagOff {
+		return nil, nil, sealedErr("the file changed while it was read")
+	}
+	keys := deriveSealKeys(sealKey, head[sealHdrSalt:sealHdrSalt+sealSaltSize])
+	if subtle.ConstantTimeCompare(keys.check[:], head[sealHdrKeyCheck:sealHdrKeyCheck+32]) != 1 {
 		return nil, nil, ErrSealKeyWrong
 	}
-	arrOff, tagOff := sealedRegions(data)
+	tags, sum := tail[:len(tail)-sealMACSize], tail[len(tail)-sealMACSize:]
 	mac := hmac.New(sha256.New, keys.mac[:])
-	mac.Write(data[:arrOff])
-	mac.Write(data[tagOff : len(data)-sealMACSize])
-	if !hmac.Equal(mac.Sum(nil), data[len(data)-sealMACSize:]) {
+	mac.Write(head)
+	mac.Write(tags)
+	if !hmac.Equal(mac.Sum(nil), sum) {
 		return nil, nil, sealedErr("integrity check failed: the file is damaged or was modified")
 	}
 	aead, err := newSealAEAD(&keys)
@@ -60,15 +76,19 @@ func LoadSealed(data, sealKey []byte) (*Matcher, *Sealed, error) {
 		return nil, nil, err
 	}
 	var fp [32]byte
-	if _, err := aead.Open(fp[:0], data[sealHdrNonce:sealHdrNonce+12], data[sealHdrFPKey:sealHdrFPKey+48], sealAAD(data[:sealHeaderSize])); err != nil {
+	if _, err := aead.Open(fp[:0], head[sealHdrNonce:sealHdrNonce+12], head[sealHdrFPKey:sealHdrFPKey+48], sealAAD(head[:sealHeaderSize])); err != nil {
 		return nil, nil, sealedErr("the fingerprint key cannot be decrypted")
 	}
-	chk := newSealChecker(data, arrOff, tagOff, data[tagOff:len(data)-sealMACSize], keys.page, false)
-	m, s, err := parseSealed(data, keys.hash[:], chk)
+	pageAEAD, err := newGCM(keys.page[:])
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := m.openRegexRules(s, &keys, data[sealHdrSalt:sealHdrSalt+sealSaltSize]); err != nil {
+	chk := newSealChecker(data, arrOff, tagOff, tags, pageAEAD, false)
+	m, s, err := parseSealed(head, len(data), keys.hash[:], chk)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := m.openRegexRules(s, &keys, head[sealHdrSalt:sealHdrSalt+sealSaltSize]); err != nil {
 		return nil, nil, err
 	}
 	m.fpKey = fp
@@ -175,7 +195,7 @@ func sealedRegions(data []byte) (arrOff, tagOff uint64) {
 // table.getSealed), so that no content makes it or the Matcher's Find
 // panic, loop or read out of bounds. Its cost does not grow with the
 // tables.
-func parseSealed(data, hashKey []byte, chk *sealChecker) (*Matcher, *Sealed, error) {
+func parseSealed(data []byte, size int, hashKey []byte, chk *sealChecker) (*Matcher, *Sealed, error) {
 	arrOff, end := sealedRegions(data)
 	metaOff := binary.LittleEndian.Uint64(data[sealHdrMetaOff:])
 	metaLen := binary.LittleEndian.Uint64(data[sealHdrMetaLen:])
@@ -195,7 +215,7 @@ func parseSealed(data, hashKey []byte, chk *sealChecker) (*Matcher, *Sealed, err
 		return nil, nil, sealedErr("table directory out of bounds")
 	}
 	m := &Matcher{k: deriveKeys(hashKey)}
-	s := &Sealed{Version: SealVersion, Size: int64(len(data))}
+	s := &Sealed{Version: SealVersion, Size: int64(size)}
 	r := &metaReader{b: data[metaOff : metaOff+metaLen]}
 	vbits, err := m.readSealedMeta(r, s)
 	if err != nil {
@@ -216,7 +236,7 @@ func parseSealed(data, hashKey []byte, chk *sealChecker) (*Matcher, *Sealed, err
 			return nil, nil, sealedErr("table %d out of bounds", id)
 		}
 		aoff[id] = off
-		b := data[off : off+n*sz]
+		b := chk.plain[off-arrOff : off-arrOff+n*sz]
 		if id == arrPre || id == arrMultiOff || id == arrMultiRules {
 			// Used whole: checked now (the prefilter is at most 32 KiB).
 			if !chk.okRange(off, n*sz) {
