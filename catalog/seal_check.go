@@ -23,7 +23,7 @@ type sealChecker struct {
 	end   uint64 // the arrays' end
 	tags  []byte // sealTagSize bytes per page (a copy on the heap)
 	aead  cipher.AEAD
-	plain []byte // the arrays, decrypted page by page (8-byte aligned)
+	plain []byte          // the arrays, decrypted page by page (8-byte aligned)
 	done  []atomic.Uint64 // bit p: page p decrypted and good
 	bad   []atomic.Uint64 // bit p: page p checked and damaged
 	locks [64]sync.Mutex  // by page: one goroutine decrypts a page
