@@ -196,3 +196,48 @@ func TestSealedDamagedRedactor(t *testing.T) {
 		t.Fatalf("damaged: %v", err)
 	}
 }
+
+// TestSealedFileChangedUnderServer: a sealed catalog file the engine (as
+// the MCP server runs it) has loaded and that is then truncated or zeroed
+// in place makes the next scan fail with catalog_invalid: never a crash,
+// never a scan that silently finds less.
+func TestSealedFileChangedUnderServer(t *testing.T) {
+	data, key := sealedPeople(t)
+	for _, change := range []string{"truncated", "zeroed"} {
+		t.Run(change, func(t *testing.T) {
+			dir := t.TempDir()
+			p := filepath.Join(dir, "people.sealed")
+			if err := os.WriteFile(p, data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			env := map[string]string{"PRIVSCAN_CATALOG_FILE": p, "PRIVSCAN_SEAL_KEY": hex.EncodeToString(key), "HOME": dir}
+			e := New(Config{Getenv: func(k string) string { return env[k] }, NoSecrets: true})
+			scan := func() ([]finding.Finding, error) {
+				var got collected
+				_, err := e.Scan(context.Background(), Request{Target: Text(strings.NewReader("hi Jane Doe and Person Number123"), "", "")}, &got)
+				return got.findings, err
+			}
+			if f, err := scan(); err != nil || len(f) != 2 {
+				t.Fatalf("intact: %d findings, %v", len(f), err)
+			}
+			switch change {
+			case "truncated":
+				if err := os.Truncate(p, int64(len(data)/2)); err != nil {
+					t.Fatal(err)
+				}
+			case "zeroed":
+				w, err := os.OpenFile(p, os.O_WRONLY, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := w.WriteAt(make([]byte, len(data)), 0); err != nil {
+					t.Fatal(err)
+				}
+				w.Close()
+			}
+			if f, err := scan(); !errors.Is(err, broker.ErrCatalogInvalid) {
+				t.Fatalf("after the file was %s: %d findings, err %v; want catalog_invalid", change, len(f), err)
+			}
+		})
+	}
+}
