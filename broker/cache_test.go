@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/privscan/privscan/catalog"
 )
@@ -75,8 +76,9 @@ func TestCompiledCache(t *testing.T) {
 		t.Errorf("cache key missing or not 0600")
 	}
 
-	// The entry is what the next process uses: replaced by the entry of
-	// another catalog (sealed under the same key), it is what matches.
+	// An entry is bound to its source: a decoy sealed under the cache key
+	// and renamed over the entry (one that would find less) does not
+	// load; the catalog is compiled again, and finds what it should.
 	key, _ := os.ReadFile(filepath.Join(dir, cacheKeyFile))
 	other, err := catalog.Parse([]byte(catalogFor("Otherly Person")))
 	if err != nil {
@@ -87,8 +89,20 @@ func TestCompiledCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	write(t, entries[0], buf.String())
-	if m := open(nil); len(m.Find([]byte("Otherly Person"), nil)) != 1 || len(m.Find([]byte(value), nil)) != 0 {
-		t.Fatal("the cache entry was not used")
+	if m := open(nil); len(m.Find([]byte("Otherly Person"), nil)) != 0 || len(m.Find([]byte(value), nil)) != 1 {
+		t.Fatal("a decoy renamed over the entry was used")
+	}
+	// Another catalog's own entry renamed over it is refused too.
+	c2 := cacheFor(t, f)
+	name2, key2 := c2.entry([]byte(catalogFor("Otherly Person")))
+	buf.Reset()
+	if err := catalog.Seal(&buf, other, key2, nil); err != nil {
+		t.Fatal(err)
+	}
+	_ = name2
+	write(t, entries[0], buf.String())
+	if m := open(nil); len(m.Find([]byte("Otherly Person"), nil)) != 0 || len(m.Find([]byte(value), nil)) != 1 {
+		t.Fatal("another catalog's entry renamed over this one was used")
 	}
 
 	// A damaged entry is removed and the catalog compiled (and stored)
@@ -121,6 +135,114 @@ func TestCompiledCache(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// cacheFor opens f's cache as a catalog file's cache.
+func cacheFor(t *testing.T, f *fixture) *compiledCache {
+	t.Helper()
+	b, _ := Open(Options{Getenv: f.getenv})
+	c := b.compiledCache(true)
+	if c == nil {
+		t.Fatal("no cache")
+	}
+	t.Cleanup(c.close)
+	return c
+}
+
+// TestCompiledCacheWhen: only a catalog with a file of its own is cached,
+// and not where CI is set, unless PRIVSCAN_CATALOG_CACHE=on; =off turns it
+// off; a folder others can write above the cache turns it off too.
+func TestCompiledCacheWhen(t *testing.T) {
+	md := catalogFor("Quillon Marchetti")
+	for _, tc := range []struct {
+		name    string
+		env     map[string]string
+		fromEnv bool
+		want    int
+	}{
+		{"catalog file", nil, false, 1},
+		{"environment", nil, true, 0},
+		{"environment, asked", map[string]string{"PRIVSCAN_CATALOG_CACHE": "on"}, true, 1},
+		{"CI", map[string]string{"CI": "true"}, false, 0},
+		{"CI, asked", map[string]string{"CI": "true", "PRIVSCAN_CATALOG_CACHE": "on"}, false, 1},
+		{"off", map[string]string{"PRIVSCAN_CATALOG_CACHE": "off"}, false, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			for k, v := range tc.env {
+				f.env[k] = v
+			}
+			if tc.fromEnv {
+				f.env["PRIVSCAN_CATALOG"] = md
+			} else {
+				write(t, filepath.Join(f.dir, "catalog.md"), md)
+				f.writeMap(t, "[catalogs]\ndefault = \"catalog.md\"\n")
+			}
+			b, _ := Open(Options{Getenv: f.getenv})
+			m, _, err := b.OpenCatalog("")
+			if err != nil || len(m.Find([]byte("Quillon Marchetti"), nil)) != 1 {
+				t.Fatalf("%v", err)
+			}
+			if got := len(cacheEntries(t, f)); got != tc.want {
+				t.Fatalf("%d entries, want %d", got, tc.want)
+			}
+		})
+	}
+	// A cache below a folder anyone can write (no sticky bit) is not used.
+	f := newFixture(t)
+	open := filepath.Join(f.dir, "open")
+	if err := os.MkdirAll(open, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(open, 0o777)
+	f.env["XDG_CACHE_HOME"] = filepath.Join(open, "cache")
+	write(t, filepath.Join(f.dir, "catalog.md"), md)
+	f.writeMap(t, "[catalogs]\ndefault = \"catalog.md\"\n")
+	b, _ := Open(Options{Getenv: f.getenv})
+	if _, _, err := b.OpenCatalog(""); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := filepath.Glob(filepath.Join(open, "cache", "privscan", "compiled", "*"+cacheSuffix)); len(got) != 0 {
+		t.Fatalf("a cache below a world-writable folder was used: %v", got)
+	}
+}
+
+// TestCompiledCachePrunesByUse: an entry used within cacheMaxAge stays,
+// however old it is; one unused that long is removed.
+func TestCompiledCachePrunesByUse(t *testing.T) {
+	f := newFixture(t)
+	open := func(md string) {
+		t.Helper()
+		write(t, filepath.Join(f.dir, "catalog.md"), md)
+		f.writeMap(t, "[catalogs]\ndefault = \"catalog.md\"\n")
+		b, _ := Open(Options{Getenv: f.getenv})
+		if _, _, err := b.OpenCatalog(""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	open(catalogFor("Used Daily"))
+	open(catalogFor("Never Again"))
+	entries := cacheEntries(t, f)
+	if len(entries) != 2 {
+		t.Fatalf("%d entries", len(entries))
+	}
+	past := time.Now().Add(-2 * cacheMaxAge)
+	for _, e := range entries {
+		if err := os.Chtimes(e, past, past); err != nil {
+			t.Fatal(err)
+		}
+	}
+	open(catalogFor("Used Daily"))    // a use: marks it
+	open(catalogFor("A New Catalog")) // a store: prunes
+	got := cacheEntries(t, f)
+	if len(got) != 2 {
+		t.Fatalf("%d entries after pruning, want the used one and the new one", len(got))
+	}
+	c := cacheFor(t, f)
+	used, _ := c.entry([]byte(catalogFor("Used Daily")))
+	if _, err := os.Stat(filepath.Join(c.dir, used)); err != nil {
+		t.Fatal("the entry in daily use was pruned")
 	}
 }
 

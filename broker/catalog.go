@@ -218,6 +218,9 @@ func (b *Broker) loadPart(sel *selection, i int, pin Pinned, compile, cached boo
 	p := sel.parts[i]
 	l := &loaded{}
 	var data []byte
+	// ownFile: the catalog has a file of its own on this machine (not the
+	// environment, not a commit): only then is it cached by default.
+	ownFile := p.source != SourceEnv
 	switch {
 	case p.source == SourceEnv:
 		data = p.content
@@ -254,7 +257,7 @@ func (b *Broker) loadPart(sel *selection, i int, pin Pinned, compile, cached boo
 					l.m, l.sealed = m, s
 					return l, nil
 				}
-				data = d
+				data, ownFile = d, false
 				break
 			}
 		}
@@ -287,7 +290,8 @@ func (b *Broker) loadPart(sel *selection, i int, pin Pinned, compile, cached boo
 	}
 	var cache *compiledCache
 	if compile && cached {
-		if cache = b.compiledCache(); cache != nil {
+		if cache = b.compiledCache(ownFile); cache != nil {
+			defer cache.close()
 			if m := cache.load(data); m != nil {
 				l.m = m
 				return l, nil

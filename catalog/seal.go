@@ -69,6 +69,12 @@ const MaxSealedSize = 2 << 30
 // SealVersion is the format version Seal writes and LoadSealed reads.
 const SealVersion = 3
 
+// MatcherVersion names what a catalog compiles to (the tokenizer, the
+// hashes, the table layout). Bump it with any change that makes the same
+// catalog compile to other tables without a new SealVersion: caches of
+// compiled catalogs are keyed by it.
+const MatcherVersion = 1
+
 // sealMagic starts every sealed catalog.
 var sealMagic = [8]byte{'P', 'R', 'I', 'V', 'S', 'E', 'A', 'L'}
 
