@@ -2,13 +2,13 @@ package broker
 
 import (
 	"bytes"
-	"fmt"
-	"io"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
