@@ -691,6 +691,35 @@ func ParseSealKey(text []byte) ([]byte, error) {
 	return key, nil
 }
 
+// WeakSealKey reports whether key is visibly not random: one byte
+// repeated, a short pattern repeated (a period of at most 16 bytes), or
+// fewer than 12 distinct byte values (32 random bytes hold about 30). A
+// key typed, derived from a passphrase by hand or copied from an example
+// is exactly what an attacker holding the sealed file would try first.
+func WeakSealKey(key []byte) bool {
+	for p := 1; p <= 16 && p < len(key); p++ {
+		periodic := true
+		for i := p; i < len(key); i++ {
+			if key[i] != key[i%p] {
+				periodic = false
+				break
+			}
+		}
+		if periodic {
+			return true
+		}
+	}
+	var seen [256]bool
+	distinct := 0
+	for _, b := range key {
+		if !seen[b] {
+			seen[b] = true
+			distinct++
+		}
+	}
+	return distinct < 12
+}
+
 // FormatSealKey returns key as ParseSealKey reads it, with a final newline.
 func FormatSealKey(key []byte) []byte {
 	return append(hex.AppendEncode(nil, key), '\n')

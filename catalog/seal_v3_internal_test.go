@@ -199,3 +199,25 @@ func TestSealedFileChangedUnderMapping(t *testing.T) {
 		})
 	}
 }
+
+func TestWeakSealKey(t *testing.T) {
+	random, _ := hex.DecodeString("6b1f0c9a3e5d2f8817c4a0e95b3d6f21c8e07a4b9d13f5e2a6c0d8b4f1e3a597")
+	pass := sha256.Sum256([]byte("correct horse battery staple"))
+	for _, tc := range []struct {
+		name string
+		key  []byte
+		weak bool
+	}{
+		{"zeros", make([]byte, 32), true},
+		{"one byte", bytes.Repeat([]byte{0x41}, 32), true},
+		{"a pattern", bytes.Repeat([]byte("0123456789abcdef"), 2), true},
+		{"few bytes", append(bytes.Repeat([]byte{1, 2, 3, 4, 5}, 6), 6, 7), true},
+		{"random", random, false},
+		// A hashed passphrase looks random: the warning cannot see it.
+		{"hashed passphrase", pass[:], false},
+	} {
+		if got := WeakSealKey(tc.key); got != tc.weak {
+			t.Errorf("%s: weak %v, want %v", tc.name, got, tc.weak)
+		}
+	}
+}

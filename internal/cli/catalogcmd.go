@@ -88,6 +88,9 @@ func runSeal(env *Env, b *broker.Broker, key, keyFile, out string) error {
 			return withHint(fmt.Errorf("%s is not a seal key: %w", broker.EnvSealKey, err), "unset it to have `--key-file F` generate a key, or set it to 64 hex digits")
 		}
 		sealKey = k
+		if catalog.WeakSealKey(k) {
+			fmt.Fprintf(env.Stderr, "privscan: warning: %s does not look random (a repeated byte or pattern, or few distinct bytes): anyone who holds the sealed file could guess such a key and then test values; unset it and pass --key-file F for a random one\n", broker.EnvSealKey)
+		}
 		if keyFile != "" {
 			fmt.Fprintf(env.Stderr, "privscan: note: %s holds the seal key, so --key-file is not written\n", broker.EnvSealKey)
 			keyFile = ""
