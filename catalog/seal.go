@@ -129,8 +129,17 @@ const (
 	arrSubExactVals
 	arrMultiOff
 	arrMultiRules
+	// arrScalars holds the matcher's scalars that come from values: the
+	// longest literal, identifier and substring value (in tokens or
+	// characters), then the separators that start a literal value (a
+	// 128-bit set, two words): encrypted with the arrays, not in the
+	// metadata.
+	arrScalars
 	sealArrays
 )
+
+// sealScalars is the length of arrScalars.
+const sealScalars = 5
 
 // sealArrayElem is the element size of each array.
 var sealArrayElem = [sealArrays]uint32{
@@ -140,6 +149,7 @@ var sealArrayElem = [sealArrays]uint32{
 	arrPre:       8,
 	arrSubPrefix: 8, arrSubFull: 8, arrSubFoldKeys: 8, arrSubFoldVals: 4, arrSubExactKeys: 8, arrSubExactVals: 4,
 	arrMultiOff: 4, arrMultiRules: 4,
+	arrScalars: 8,
 }
 
 // Bits of the meta flags.
@@ -383,9 +393,39 @@ func sealArraysOf(m *Matcher) (u64 [sealArrays][]uint64, u32 [sealArrays][]uint3
 		off = append(off, uint32(len(flat)))
 		flat = append(flat, set...)
 	}
+	// Padded, so that the directory's sizes do not tell how many values
+	// rules share: the rule memberships by a set nothing refers to, the
+	// sets by empty ones, each to a power of two of at least 16.
+	if n := padCount(len(flat)); n > len(flat) {
+		off = append(off, uint32(len(flat)))
+		flat = append(flat, make([]uint32, n-len(flat))...) // rule 0
+	}
+	for n := padCount(len(off)); len(off) < n; {
+		off = append(off, uint32(len(flat)))
+	}
 	u32[arrMultiOff] = append(off, uint32(len(flat)))
 	u32[arrMultiRules] = flat
+	sc := make([]uint64, sealScalars)
+	sc[0], sc[1] = uint64(m.lit.maxLen), uint64(m.id.maxLen)
+	if m.sub != nil {
+		sc[2] = uint64(m.sub.maxLen)
+	}
+	for c, f := range m.sepTab[:128] {
+		if f&sepFirst != 0 {
+			sc[3+c/64] |= 1 << (c % 64)
+		}
+	}
+	u64[arrScalars] = sc
 	return u64, u32
+}
+
+// padCount rounds n up to a power of two of at least 16.
+func padCount(n int) int {
+	p := 16
+	for p < n {
+		p <<= 1
+	}
+	return p
 }
 
 // sealMeta encodes the rules and the matcher's scalars, then, when the
@@ -421,22 +461,14 @@ func sealMeta(m *Matcher, counts []int, noBoundary []bool, regex []byte) []byte 
 	if m.hasID {
 		flags |= sealHasID
 	}
-	subMax := 0
 	if m.sub != nil {
 		flags |= sealHasSub
 		if m.sub.hasCS {
 			flags |= sealSubHasCS
 		}
-		subMax = m.sub.maxLen
 	}
 	u32(flags)
-	u32(uint32(m.lit.maxLen))
-	u32(uint32(m.id.maxLen))
-	u32(uint32(subMax))
 	u32(uint32(m.pre.shift))
-	for _, f := range m.sepTab[:128] {
-		b = append(b, f&sepFirst) // without the regex anchor bits, set again at load
-	}
 	for _, t := range m.tables() {
 		b = append(b, t.vbits)
 	}

@@ -237,7 +237,7 @@ func parseSealed(data []byte, size int, hashKey []byte, chk *sealChecker) (*Matc
 		}
 		aoff[id] = off
 		b := chk.plain[off-arrOff : off-arrOff+n*sz]
-		if id == arrPre || id == arrMultiOff || id == arrMultiRules {
+		if id == arrPre || id == arrMultiOff || id == arrMultiRules || id == arrScalars {
 			// Used whole: checked now (the prefilter is at most 32 KiB).
 			if !chk.okRange(off, n*sz) {
 				return nil, nil, sealedErr("integrity check failed: the file is damaged or was modified")
@@ -247,6 +247,24 @@ func parseSealed(data []byte, size int, hashKey []byte, chk *sealChecker) (*Matc
 			u64[id] = viewU64(b)
 		} else {
 			u32[id] = viewU32(b)
+		}
+	}
+	// The scalars that come from values (arrScalars).
+	sc := u64[arrScalars]
+	if len(sc) != sealScalars {
+		return nil, nil, sealedErr("matcher scalars have the wrong size")
+	}
+	const maxTokens = 1 << 16
+	if sc[0] > maxTokens || sc[1] > maxTokens || sc[2] > maxTokens {
+		return nil, nil, sealedErr("value length out of range")
+	}
+	m.lit.maxLen, m.id.maxLen = int(sc[0]), int(sc[1])
+	if m.sub != nil {
+		m.sub.maxLen = int(sc[2])
+	}
+	for c := range 128 {
+		if sc[3+c/64]>>(c%64)&1 != 0 {
+			m.sepTab[c] = sepFirst
 		}
 	}
 	nMulti := len(u32[arrMultiOff]) - 1
@@ -435,8 +453,7 @@ func (m *Matcher) readSealedMeta(r *metaReader, s *Sealed) (vbits [5]uint8, err 
 			NoBoundary: flags&sealRuleNoBoundary != 0, Values: int(vals)})
 	}
 	flags := r.u32()
-	litMax, idMax, subMax, shift := r.u32(), r.u32(), r.u32(), r.u32()
-	sep := r.bytes(128)
+	shift := r.u32()
 	copy(vbits[:], r.bytes(uint64(len(vbits))))
 	if !r.bad && len(r.b) != 0 {
 		// The encrypted patterns of regex rules (SealOptions.Regex).
@@ -451,22 +468,11 @@ func (m *Matcher) readSealedMeta(r *metaReader, s *Sealed) (vbits [5]uint8, err 
 	if flags&^(sealHasLit|sealHasCS|sealHasID|sealHasSub|sealSubHasCS) != 0 {
 		return vbits, sealedErr("unknown matcher flags")
 	}
-	const maxTokens = 1 << 16
-	if litMax > maxTokens || idMax > maxTokens || subMax > maxTokens {
-		return vbits, sealedErr("value length out of range")
-	}
 	m.hasLit, m.hasCS, m.hasID = flags&sealHasLit != 0, flags&sealHasCS != 0, flags&sealHasID != 0
-	m.lit.maxLen, m.id.maxLen = int(litMax), int(idMax)
 	if flags&sealHasSub != 0 {
-		m.sub = &subIndex{hasCS: flags&sealSubHasCS != 0, maxLen: int(subMax)}
+		m.sub = &subIndex{hasCS: flags&sealSubHasCS != 0}
 	}
 	m.pre.shift = uint(shift)
-	for c, f := range sep {
-		if f&^sepFirst != 0 {
-			return vbits, sealedErr("invalid separator table")
-		}
-		m.sepTab[c] = f
-	}
 	return vbits, nil
 }
 
