@@ -16,8 +16,6 @@
 package readwin
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -70,78 +68,56 @@ var ErrTooLarge = errors.New("too large to check")
 
 // Lines reads r and calls fn with the lines of the window, in batches of
 // about batchBytes, each Line numbered as in the file and holding the
-// whole line. At most maxBytes of r are read: a window that ends
-// further in fails with ErrTooLarge. Lines past the window are not read.
+// whole line (split as scanner.SplitLines splits text). At most maxBytes
+// of r are read: a window that ends further in fails with ErrTooLarge.
+// Lines past the window are not read.
 func Lines(ctx context.Context, r io.Reader, w Window, maxBytes int64, batchBytes int, fn func([]scanner.Line) error) error {
-	br := bufio.NewReaderSize(io.LimitReader(r, maxBytes+1), 64<<10)
 	first, last := w.First(), w.Last()
-	var (
-		batch []scanner.Line
-		size  int
-		num   int
-		read  int64
-		long  []byte
-	)
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
-		}
-		b := batch
-		batch, size = nil, 0
-		return fn(b)
-	}
-	for num < last {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		chunk, err := br.ReadSlice('\n')
-		read += int64(len(chunk))
-		if read > maxBytes {
-			return fmt.Errorf("%w: more than %d bytes up to the end of the window", ErrTooLarge, maxBytes)
-		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			if num+1 >= first {
-				long = append(long, chunk...)
-			}
-			continue
-		}
-		if err != nil && !errors.Is(err, io.EOF) {
-			return fmt.Errorf("reading the file: %w", err)
-		}
-		if len(chunk) == 0 && long == nil {
-			break // end of file
-		}
-		num++
-		if num >= first {
-			text := append(long, chunk...)
-			if long == nil {
-				text = bytes.Clone(chunk)
-			}
-			text = trimEOL(text)
-			batch = append(batch, scanner.Line{Number: num, Text: text})
-			size += len(text) + 1
-			if size >= batchBytes {
-				if e := flush(); e != nil {
-					return e
+	cr := &countingReader{r: io.LimitReader(r, maxBytes+1)}
+	err := scanner.SplitLines(ctx, cr, batchBytes, func(lines []scanner.Line) error {
+		var in []scanner.Line
+		for i, l := range lines {
+			if l.Number >= first && l.Number <= last {
+				if in == nil {
+					in = lines[i:i]
 				}
+				in = append(in, l)
 			}
 		}
-		long = nil
-		if err != nil {
-			break
+		if len(in) > 0 {
+			if err := fn(in); err != nil {
+				return err
+			}
 		}
+		if lines[len(lines)-1].Number >= last {
+			return errWindowDone
+		}
+		return nil
+	})
+	switch {
+	case errors.Is(err, errWindowDone):
+		return nil
+	case err != nil:
+		return err
+	case cr.n > maxBytes:
+		return fmt.Errorf("%w: more than %d bytes up to the end of the window", ErrTooLarge, maxBytes)
 	}
-	return flush()
+	return nil
 }
 
-func trimEOL(b []byte) []byte {
-	if n := len(b); n > 0 && b[n-1] == '\n' {
-		b = b[:n-1]
-		if n := len(b); n > 0 && b[n-1] == '\r' {
-			b = b[:n-1]
-		}
-	}
-	return b
+// errWindowDone stops SplitLines once the window's last line was read.
+var errWindowDone = errors.New("window done")
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // Prefix returns the line-number prefix a Read puts before line n: the

@@ -1,6 +1,7 @@
 package readwin
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -128,4 +129,13 @@ func FuzzLines(f *testing.F) {
 			t.Fatalf("got %q, want %q", s, want)
 		}
 	})
+}
+
+// trimEOL is the reference's end-of-line rule: a final "\n", and a "\r"
+// before it.
+func trimEOL(b []byte) []byte {
+	if !bytes.HasSuffix(b, []byte("\n")) {
+		return b
+	}
+	return bytes.TrimSuffix(b[:len(b)-1], []byte("\r"))
 }
