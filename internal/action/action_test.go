@@ -153,7 +153,7 @@ func TestForkPullRequestWithoutCatalog(t *testing.T) {
 	if !strings.HasPrefix(res.stdout, "::notice title=privscan::no catalog is available") || !strings.Contains(res.stdout, "forks") {
 		t.Errorf("stdout = %q, want a notice about forks", res.stdout)
 	}
-	want := map[string]string{"findings": "0", "exit-code": "0", "sarif-file": ""}
+	want := map[string]string{"findings": "0", "under-review": "0", "exit-code": "0", "sarif-file": ""}
 	if fmt.Sprint(res.outputs) != fmt.Sprint(want) {
 		t.Errorf("outputs = %v, want %v", res.outputs, want)
 	}

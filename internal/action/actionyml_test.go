@@ -97,13 +97,13 @@ func TestActionYMLContract(t *testing.T) {
 		t.Errorf("input allow-new-markers default %v, want 'false'", d)
 	}
 	outputs, _ := a["outputs"].(map[string]any)
-	for _, k := range []string{"findings", "sarif-file", "exit-code"} {
+	for _, k := range []string{"findings", "under-review", "sarif-file", "exit-code"} {
 		o, _ := outputs[k].(map[string]any)
 		if o["value"] != "${{ steps.scan.outputs."+k+" }}" || o["description"] == "" {
 			t.Errorf("output %s = %v", k, o)
 		}
 	}
-	if len(outputs) != 3 {
+	if len(outputs) != 4 {
 		t.Errorf("outputs %v", outputs)
 	}
 

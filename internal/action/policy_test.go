@@ -73,6 +73,12 @@ func TestChangeCannotSilenceItself(t *testing.T) {
 					if !strings.Contains(res.summary, "under review") || !strings.Contains(string(res.sarif), `"underReview"`) {
 						t.Errorf("the marker the change adds is not reported as under review:\n%s", res.summary)
 					}
+					// Every finding is under review: said plainly, never
+					// "0 findings ()" beside a failing check.
+					if res.outputs["under-review"] != "1" || res.outputs["findings"] != "0" || strings.Contains(res.summary, "()") ||
+						!strings.Contains(res.summary, "**0 findings** and **1 under review**") {
+						t.Errorf("outputs %v; summary:\n%s", res.outputs, res.summary)
+					}
 					j := mkJob()
 					j.env[action.EnvAllowNewMarkers] = "true"
 					if again := j.run(); again.outputs["exit-code"] != "0" {

@@ -45,6 +45,10 @@ type Result struct {
 	Skipped bool
 	// Findings counts the reported (not suppressed) findings.
 	Findings int
+	// UnderReview counts the findings suppressed only by privscan:allow
+	// markers the change itself adds (they fail the check unless
+	// allow-new-markers).
+	UnderReview int
 	// ExitCode is 1 when a finding is at or above fail-on, else 0: the
 	// Action's last step fails the job on it, after the SARIF upload.
 	ExitCode int
@@ -186,7 +190,7 @@ func scan(ctx context.Context, cfg Config, in Inputs, eng *engine.Engine, matche
 	}
 	ok = true
 
-	res := &Result{Findings: sum.Findings, SARIFFile: sarifPath, Scanned: scanned}
+	res := &Result{Findings: sum.Findings, UnderReview: sum.SuppressedBy[finding.SuppressInlineAdded], SARIFFile: sarifPath, Scanned: scanned}
 	if res0.Failed {
 		res.ExitCode = 1
 	}
@@ -226,6 +230,7 @@ func finish(cfg Config, res *Result, summary string) error {
 	if p := cfg.Getenv("GITHUB_OUTPUT"); p != "" {
 		out, err := FormatOutputs([]Output{
 			{"findings", strconv.Itoa(res.Findings)},
+			{"under-review", strconv.Itoa(res.UnderReview)},
 			{"sarif-file", res.SARIFFile},
 			{"exit-code", strconv.Itoa(res.ExitCode)},
 		})

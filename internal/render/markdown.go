@@ -49,8 +49,17 @@ func (m *Markdown) Summary(s *finding.Summary) error {
 		m.w.WriteString(b.String())
 		return m.w.Flush()
 	}
-	fmt.Fprintf(&b, "**%d finding%s** (%s); %d suppressed; %d file%s, %d line%s scanned. Values are withheld.\n\n",
-		s.Findings, plural(s.Findings), severityCounts(s), s.Suppressed, s.FilesScanned, plural(s.FilesScanned), s.LinesScanned, plural(s.LinesScanned))
+	head := fmt.Sprintf("**%d finding%s**", s.Findings, plural(s.Findings))
+	if sc := severityCounts(s); sc != "" {
+		head += " (" + sc + ")"
+	}
+	if n := s.SuppressedBy[finding.SuppressInlineAdded]; n > 0 {
+		// Every listed finding may be one under review: say what they are
+		// rather than "0 findings ()" beside a failing check.
+		head += fmt.Sprintf(" and **%d under review** (listed below; they count against fail-on unless markers are allowed)", n)
+	}
+	fmt.Fprintf(&b, "%s; %d suppressed; %d file%s, %d line%s scanned. Values are withheld.\n\n",
+		head, s.Suppressed, s.FilesScanned, plural(s.FilesScanned), s.LinesScanned, plural(s.LinesScanned))
 
 	type ruleCount struct {
 		id, category, severity string
