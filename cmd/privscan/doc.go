@@ -23,6 +23,8 @@ Commands:
 	privscan hook claude-pre-tool-use   Claude Code hook: gate what `git commit` would record
 	privscan hook claude-guard          Claude Code hook: keep catalogued data out of the model (Read, prompts)
 	privscan action                     the GitHub Action's logic (reads the GITHUB_* environment)
+	privscan org plan|scan|merge        organisation-wide history backfill over a distributed
+	                                    engine (GitHub Actions matrix, Kubernetes Indexed Job)
 	privscan demo                       scan a throw-away repository with a leak in it
 	privscan version                    print the version
 	privscan help [<command>]           this text, or a command's details and flags

@@ -97,7 +97,7 @@ func Run(ctx context.Context, env *Env) error {
 }
 
 // commands lists the commands, for suggestions.
-var commands = []string{"diff", "history", "scan", "text", "redact", "catalog", "init", "demo", "mcp", "hook", "action", "version", "help"}
+var commands = []string{"diff", "history", "scan", "text", "redact", "catalog", "init", "demo", "mcp", "hook", "action", "org", "version", "help"}
 
 func unknownCommand(typed string) error {
 	return &nameError{what: "unknown command", raw: typed, candidates: commands,
@@ -134,6 +134,8 @@ func run(ctx context.Context, env *Env) error {
 		return runHook(ctx, env, rest)
 	case "action":
 		return runAction(ctx, env, rest)
+	case "org":
+		return runOrg(ctx, env, rest)
 	case "version", "--version":
 		fmt.Fprint(env.Stdout, versionText())
 		return nil

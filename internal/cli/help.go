@@ -153,6 +153,34 @@ Builds a throw-away repository and catalog in a temporary directory, commits
 a change that leaks a catalogued name, an email and a secret, and runs
 "privscan diff HEAD~1" on it. Needs no configuration.`,
 	"action": ActionHelp,
+	"org": `privscan org plan (--github ORG | --gitlab GROUP | --repos FILE) [--shards N] -o plan.json
+privscan org scan --plan plan.json [--shard I] --out DIR
+privscan org merge DIR... [--format json|sarif|markdown] [--output FILE]
+
+An organisation-wide history backfill for an existing distributed engine
+(GitHub Actions, a Kubernetes Indexed Job): see docs/org.md.
+
+plan lists the repositories (the GitHub REST API with GITHUB_TOKEN and
+GITHUB_API_URL, GitLab's with GITLAB_TOKEN and GITLAB_API_URL, or a file of
+clone URLs, credentials removed) and balances them over N shards, largest
+first; a very large history is split into commit ranges. The plan holds
+names, credential-free URLs, sizes and ranges, nothing secret.
+
+scan runs one shard (--shard, else JOB_COMPLETION_INDEX, else the only
+one): each repository is cloned bare with go-git into a temporary folder
+(https with PRIVSCAN_GIT_TOKEN, else the listing API's token; ssh; file
+URLs are read in place), its history scanned as privscan history scans it,
+and one JSON and one SARIF report written under DIR/reports. DIR/manifest.json
+records what finished: run again, a shard resumes, and later scans only the
+commits added since. A repository that fails (gone, auth, corrupt, over
+--max-repo-size) is recorded with a value-free reason and the shard goes on.
+
+merge joins shard folders into one report: per-repository counts, every
+finding once with its repository, failures, and the planned repositories
+with no result. SARIF has one run per repository (automationDetails.id
+privscan-org/<name>/).
+
+Exit codes: 0 done (findings do not fail org commands), 2 error.`,
 	"mcp":    MCPHelp,
 	"hook":   HookHelp + "\n\n" + PostHookHelp,
 	"version": `privscan version
