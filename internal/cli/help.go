@@ -181,8 +181,8 @@ with no result. SARIF has one run per repository (automationDetails.id
 privscan-org/<name>/).
 
 Exit codes: 0 done (findings do not fail org commands), 2 error.`,
-	"mcp":    MCPHelp,
-	"hook":   HookHelp + "\n\n" + PostHookHelp,
+	"mcp":  MCPHelp,
+	"hook": HookHelp + "\n\n" + PostHookHelp,
 	"version": `privscan version
 
 Prints the version.`,
