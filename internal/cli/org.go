@@ -51,6 +51,7 @@ func runOrgPlan(ctx context.Context, env *Env, args []string) error {
 	archived := fs.Bool("include-archived", false, "include archived repositories")
 	forks := fs.Bool("include-forks", false, "include forks")
 	out := fs.String("o", "", "write the plan to `FILE` (required; - for stdout)")
+	split := fs.Int64("split-size", org.SplitKiB, "split a history larger than `KIB` KiB into commit ranges over several shards")
 	pos, paths, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(env.Stdout, helpFor("org", fs))
@@ -104,7 +105,10 @@ func runOrgPlan(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	plan, err := org.NewPlan(source, repos, *shards, 0)
+	if *split < 1 {
+		return usagef("--split-size must be at least 1")
+	}
+	plan, err := org.NewPlan(source, repos, *shards, *split)
 	if err != nil {
 		return err
 	}

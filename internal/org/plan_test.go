@@ -256,3 +256,22 @@ func FuzzParseRepos(f *testing.F) {
 		}
 	})
 }
+
+func FuzzManifest(f *testing.F) {
+	f.Add([]byte(`{"version":1,"planned":["a/b"],"units":{"a/b":{"repo":"a/b","status":"done","tip":"abc","reports":[{"json":"reports/a/b/p0.0.json","sarif":"reports/a/b/p0.0.sarif","to":"abc"}]}}}`))
+	f.Add([]byte(`{"version":1,"units":{"x":{"repo":"x","status":"failed","reason":"clone failed"}}}`))
+	f.Add([]byte(`{"version":1,"units":{"x":{"repo":"x","reports":[{"json":"../../etc/passwd","sarif":"a"}]}}}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := decodeManifest(b)
+		if err != nil {
+			return
+		}
+		for _, d := range m.Units {
+			for _, r := range d.Reports {
+				if !localPath(r.JSON) || !localPath(r.SARIF) {
+					t.Fatalf("a report path outside the folder was accepted")
+				}
+			}
+		}
+	})
+}

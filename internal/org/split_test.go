@@ -1,0 +1,111 @@
+package org_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/privscan/privscan/internal/org"
+)
+
+// TestSplitHistory: one large history (with a merge) split into 3 commit
+// ranges over 3 shards is scanned exactly once in all: the merge equals
+// privscan history finding for finding; a later commit goes to the last
+// part only.
+func TestSplitHistory(t *testing.T) {
+	f := newOrg(t, 0)
+	work := filepath.Join(f.dir, "work", "big")
+	makeRepo(t, work, 0)
+	gitCmd(t, work, "checkout", "-q", "-b", "side")
+	for c := range 3 {
+		os.WriteFile(filepath.Join(work, fmt.Sprintf("side%d.txt", c)), []byte("side "+catName+fmt.Sprint(c)+"\n"), 0o644)
+		gitCmd(t, work, "add", ".")
+		gitCmd(t, work, "commit", "-q", "-m", "side")
+	}
+	gitCmd(t, work, "checkout", "-q", "main")
+	for c := range 7 {
+		os.WriteFile(filepath.Join(work, fmt.Sprintf("main%d.txt", c)), []byte(fmt.Sprintf("main %d %s\n", c, catName)), 0o644)
+		gitCmd(t, work, "add", ".")
+		gitCmd(t, work, "commit", "-q", "-m", "main")
+		if c == 3 {
+			gitCmd(t, work, "merge", "-q", "--no-ff", "-m", "merge side", "side")
+		}
+	}
+	f.work = map[string]string{"work/big": work}
+	os.WriteFile(f.reposTxt, []byte("file://"+filepath.ToSlash(work)+" 100\n"), 0o644)
+	plan := filepath.Join(f.dir, "plan.json")
+	if _, e, code := f.run(t, f.dir, nil, "org", "plan", "--repos", f.reposTxt, "--shards", "3", "--split-size", "30", "-o", plan); code != 0 {
+		t.Fatal(e)
+	}
+	p, _ := org.LoadPlan(plan)
+	if len(p.Units) != 3 || p.Units[0].Parts != 3 {
+		t.Fatalf("units %+v", p.Units)
+	}
+	var outs []string
+	for i := range 3 {
+		out := filepath.Join(f.dir, fmt.Sprintf("out%d", i))
+		outs = append(outs, out)
+		if _, e, code := f.run(t, f.dir, nil, "org", "scan", "--plan", plan, "--shard", fmt.Sprint(i), "--out", out); code != 0 {
+			t.Fatal(e)
+		}
+	}
+	want := f.historyKeys(t)
+	doc, _ := f.merge(t, outs...)
+	equalKeys(t, mergedKeys(t, doc), want)
+	// Each part scanned something: the split is real.
+	for i, out := range outs {
+		m, _ := org.ReadManifest(out)
+		for _, d := range m.Units {
+			if len(d.Reports) != 1 {
+				t.Errorf("shard %d: part %d has %d reports", i, d.Part, len(d.Reports))
+			}
+		}
+	}
+	// A new commit: only the last part's shard scans it.
+	os.WriteFile(filepath.Join(work, "late.txt"), []byte("late "+catName+"\n"), 0o644)
+	gitCmd(t, work, "add", ".")
+	gitCmd(t, work, "commit", "-q", "-m", "late")
+	for i, out := range outs {
+		_, e, code := f.run(t, f.dir, nil, "org", "scan", "--plan", plan, "--shard", fmt.Sprint(i), "--out", out)
+		if code != 0 {
+			t.Fatal(e)
+		}
+		last := p.ShardUnits(i)[0].Part == 2
+		if got := strings.Contains(e, "1 scanned"); got != last {
+			t.Errorf("shard %d (last part %v): %s", i, last, e)
+		}
+	}
+	doc, _ = f.merge(t, outs...)
+	equalKeys(t, mergedKeys(t, doc), f.historyKeys(t))
+}
+
+// TestResume: a shard killed after some repositories resumes with the
+// rest: what the manifest records is not scanned again.
+func TestResume(t *testing.T) {
+	f := newOrg(t, 4)
+	plan := filepath.Join(f.dir, "plan.json")
+	if _, e, code := f.run(t, f.dir, nil, "org", "plan", "--repos", f.reposTxt, "-o", plan); code != 0 {
+		t.Fatal(e)
+	}
+	out := filepath.Join(f.dir, "out")
+	if _, e, code := f.run(t, f.dir, nil, "org", "scan", "--plan", plan, "--out", out); code != 0 || !strings.Contains(e, "4 scanned, 0 up to date") {
+		t.Fatalf("first run: %d %s", code, e)
+	}
+	// As if killed before the last two units were recorded: the
+	// manifest holds the first two (a report written without its record
+	// is overwritten).
+	m, _ := org.ReadManifest(out)
+	delete(m.Units, "acme/r02")
+	delete(m.Units, "acme/r03")
+	if err := m.Write(out); err != nil {
+		t.Fatal(err)
+	}
+	_, e, code := f.run(t, f.dir, nil, "org", "scan", "--plan", plan, "--out", out)
+	if code != 0 || !strings.Contains(e, "2 scanned, 2 up to date, 0 failed") {
+		t.Fatalf("resume: %d %s", code, e)
+	}
+	doc, _ := f.merge(t, out)
+	equalKeys(t, mergedKeys(t, doc), f.historyKeys(t))
+}
