@@ -92,6 +92,10 @@ func Scan(ctx context.Context, o ScanOptions) (ShardResult, error) {
 	for _, r := range o.Plan.Repos {
 		m.Planned = append(m.Planned, r.Name)
 	}
+	// Written now: a shard with no unit still says what was planned.
+	if err := m.Write(o.Out); err != nil {
+		return res, err
+	}
 	units := o.Plan.ShardUnits(o.Shard)
 	for i, u := range units {
 		if err := ctx.Err(); err != nil {
