@@ -48,6 +48,10 @@ type Done struct {
 	// Reports are the unit's reports, one pair per scan that found new
 	// commits, oldest first, relative to the folder.
 	Reports []Report `json:"reports,omitempty"`
+	// OpenSeconds and ScanSeconds time the last run of the unit: the
+	// clone (or open) and the history scan.
+	OpenSeconds float64 `json:"openSeconds,omitempty"`
+	ScanSeconds float64 `json:"scanSeconds,omitempty"`
 }
 
 // Report is one scan's pair of reports.

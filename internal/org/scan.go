@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/go-git/go-billy/v5/osfs"
 	git "github.com/go-git/go-git/v5"
@@ -158,8 +159,10 @@ func (o ScanOptions) unit(ctx context.Context, repo Repo, u Unit, prev *Done) (*
 			return d, false, nil
 		}
 	}
+	t0 := time.Now()
 	r, cleanup, reason := o.open(ctx, repo, auth)
 	defer cleanup()
+	d.OpenSeconds = time.Since(t0).Seconds()
 	if reason != "" {
 		return fail(reason)
 	}
@@ -201,7 +204,10 @@ func (o ScanOptions) unit(ctx context.Context, repo Repo, u Unit, prev *Done) (*
 	seq := len(d.Reports)
 	base := filepath.ToSlash(filepath.Join("reports", repo.Name, fmt.Sprintf("p%d.%d", u.Part, seq)))
 	rep := Report{JSON: base + ".json", SARIF: base + ".sarif", From: from, To: to}
-	if err := o.scan(ctx, r, repo, from, to, rep); err != nil {
+	t1 := time.Now()
+	err = o.scan(ctx, r, repo, from, to, rep)
+	d.ScanSeconds = time.Since(t1).Seconds()
+	if err != nil {
 		if ctx.Err() != nil {
 			return nil, false, ctx.Err()
 		}
