@@ -30,6 +30,7 @@ const (
 	gitToken    = "canary-gittoken-5d1f0b7a9c3e"
 	urlPassword = "canary-urlpass-8e2c4a6b0d1f"
 	apiToken    = "canary-apitoken-3b7d9f1e5a2c"
+	wrongToken  = "canary-wrongtoken-7a1c5e9b3d0f"
 )
 
 // TestMain lets the test binary run as privscan (shard processes).
@@ -194,7 +195,7 @@ func (f *fixture) proc(t *testing.T, extraEnv []string, args ...string) *exec.Cm
 
 func (f *fixture) noLeak(t *testing.T, what, s string) {
 	t.Helper()
-	for _, c := range []string{catName, "Quillon", "Vandermeer", gitToken, urlPassword, apiToken} {
+	for _, c := range []string{catName, "Quillon", "Vandermeer", gitToken, urlPassword, apiToken, wrongToken} {
 		if strings.Contains(s, c) {
 			t.Errorf("%s holds a planted secret or catalog value", what)
 		}
@@ -481,7 +482,7 @@ func TestOrgFailures(t *testing.T) {
 	}
 	out := filepath.Join(f.dir, "out")
 	// Wrong token: the HTTP repositories fail on auth.
-	_, e, code := f.run(t, f.dir, []string{"PRIVSCAN_GIT_TOKEN=wrong"}, "org", "scan", "--plan", plan, "--out", out)
+	_, e, code := f.run(t, f.dir, []string{"PRIVSCAN_GIT_TOKEN=" + wrongToken}, "org", "scan", "--plan", plan, "--out", out)
 	if code != 0 {
 		t.Fatalf("scan: exit %d: %s", code, e)
 	}

@@ -1,12 +1,15 @@
 package org_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/privscan/privscan/internal/engine"
 	"github.com/privscan/privscan/internal/org"
 )
 
@@ -105,6 +108,53 @@ func TestResume(t *testing.T) {
 	_, e, code := f.run(t, f.dir, nil, "org", "scan", "--plan", plan, "--out", out)
 	if code != 0 || !strings.Contains(e, "2 scanned, 2 up to date, 0 failed") {
 		t.Fatalf("resume: %d %s", code, e)
+	}
+	doc, _ := f.merge(t, out)
+	equalKeys(t, mergedKeys(t, doc), f.historyKeys(t))
+}
+
+// TestInterruptResume: a shard interrupted during its third repository
+// (its context cancelled, as on SIGINT or a pod's termination) has
+// recorded the first two; run again, it scans the rest only, and the
+// merge equals privscan history.
+func TestInterruptResume(t *testing.T) {
+	f := newOrg(t, 6)
+	plan := filepath.Join(f.dir, "plan.json")
+	if _, e, code := f.run(t, f.dir, nil, "org", "plan", "--repos", f.reposTxt, "-o", plan); code != 0 {
+		t.Fatal(e)
+	}
+	p, err := org.LoadPlan(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := engine.New(engine.Config{Getenv: f.getenv()})
+	m, _, err := eng.Catalog("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(f.dir, "out")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	o := org.ScanOptions{Plan: p, Out: out, Engine: eng, Matcher: m, Getenv: f.getenv(), TempDir: filepath.Join(f.dir, "tmp"),
+		Progress: func(i, n int) {
+			if i == 3 {
+				cancel()
+			}
+		}}
+	if _, err := org.Scan(ctx, o); !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted scan: %v", err)
+	}
+	man, _ := org.ReadManifest(out)
+	if len(man.Units) != 2 {
+		t.Fatalf("%d units recorded before the interruption, want 2", len(man.Units))
+	}
+	o.Progress = nil
+	res, err := org.Scan(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Scanned != 4 || res.Skipped != 2 || res.Failed != 0 {
+		t.Errorf("resumed: %+v, want 4 scanned and 2 skipped", res)
 	}
 	doc, _ := f.merge(t, out)
 	equalKeys(t, mergedKeys(t, doc), f.historyKeys(t))
