@@ -385,6 +385,28 @@ func TestOrgEndToEnd(t *testing.T) {
 		}
 	}
 	runShards()
+	// The increment scanned only oldtip..newtip: a second report pair
+	// whose range starts at the first run's tip.
+	for _, out := range outs {
+		m, err := org.ReadManifest(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"acme/r11", "work/r00"} {
+			d := m.Units[name]
+			if d == nil {
+				continue
+			}
+			if len(d.Reports) != 2 || d.Reports[1].From != d.Reports[0].To || d.Tip != d.Reports[1].To {
+				t.Errorf("%s: reports %+v, tip %s", name, d.Reports, d.Tip)
+			}
+		}
+		for name, d := range m.Units {
+			if name != "acme/r11" && name != "work/r00" && len(d.Reports) != 1 {
+				t.Errorf("%s: scanned again (%d reports)", name, len(d.Reports))
+			}
+		}
+	}
 	doc, _ = f.merge(t, outs...)
 	want2 := f.historyKeys(t)
 	if len(want2) != len(want)+2 {
