@@ -1,19 +1,14 @@
 package cli
 
 import (
-	"bytes"
 	"context"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/privscan/privscan/broker"
-	"github.com/privscan/privscan/catalog"
 	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/internal/sealtest"
 	"github.com/privscan/privscan/scanner"
@@ -26,19 +21,8 @@ import (
 // so).
 func damagedEnv(t *testing.T) *Env {
 	t.Helper()
-	var md strings.Builder
-	md.WriteString("## PER\n- category: person\n\n```values\nJane Doe\n")
-	for i := range 20000 {
-		fmt.Fprintf(&md, "Person Number%d\n", i)
-	}
-	md.WriteString("```\n")
-	key := bytes.Repeat([]byte{9}, catalog.SealKeySize)
-	data := sealtest.Seal(t, md.String(), key)
-	e := data[binary.LittleEndian.Uint64(data[152:])+3*24:]
-	off, n := binary.LittleEndian.Uint64(e[8:]), binary.LittleEndian.Uint64(e[16:])*8
-	for at := off; at+4096 < off+n; at += 512 {
-		data[at] ^= 0x40
-	}
+	data, key := sealtest.People(t)
+	sealtest.DamageLiteralTable(data)
 	dir := t.TempDir()
 	p := filepath.Join(dir, "people.sealed")
 	if err := os.WriteFile(p, data, 0o600); err != nil {

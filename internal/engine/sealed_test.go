@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -62,38 +61,13 @@ func TestSealedCatalogCache(t *testing.T) {
 	}
 }
 
-// sealedPeople seals a catalog of 20001 person names (Jane Doe and
-// synthetic ones), large enough that its tables span pages that no load
-// reads whole, with a fixed salt (the same table slots every run).
-func sealedPeople(t *testing.T) (data, key []byte) {
-	var md strings.Builder
-	md.WriteString("## PER\n- category: person\n\n```values\nJane Doe\n")
-	for i := range 20000 {
-		fmt.Fprintf(&md, "Person Number%d\n", i)
-	}
-	md.WriteString("```\n")
-	c, err := catalog.Parse([]byte(md.String()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	key = bytes.Repeat([]byte{9}, catalog.SealKeySize)
-	var b bytes.Buffer
-	if err := catalog.Seal(&b, c, key, &catalog.SealOptions{Rand: bytes.NewReader(make([]byte, 64))}); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes(), key
-}
+// sealedPeople is sealtest.People; damagedPeople the same file with its
+// literal table damaged (sealtest.DamageLiteralTable).
+func sealedPeople(t *testing.T) (data, key []byte) { return sealtest.People(t) }
 
-// damagedPeople is sealedPeople with a byte flipped in every page of the
-// literal hash table (directory entry 3: offset and count of 8-byte keys)
-// but the last, which it may share with the prefilter (checked at load).
 func damagedPeople(t *testing.T) (data, key []byte) {
-	data, key = sealedPeople(t)
-	e := data[binary.LittleEndian.Uint64(data[152:])+3*24:]
-	off, n := binary.LittleEndian.Uint64(e[8:]), binary.LittleEndian.Uint64(e[16:])*8
-	for at := off; at+4096 < off+n; at += 512 {
-		data[at] ^= 0x40
-	}
+	data, key = sealtest.People(t)
+	sealtest.DamageLiteralTable(data)
 	return data, key
 }
 
