@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -13,8 +12,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/privscan/privscan/catalog"
 	"github.com/privscan/privscan/internal/readwin"
+	"github.com/privscan/privscan/internal/sealtest"
 )
 
 // readResult decodes a successful read_redacted reply, checking that the
@@ -253,29 +252,8 @@ func TestReadRedactedErrors(t *testing.T) {
 // environment at it.
 func damagedSealed(t *testing.T, f *fixture) {
 	t.Helper()
-	var md strings.Builder
-	md.WriteString("## PER\n- category: person\n\n```values\nJane Doe\n")
-	for i := range 20000 {
-		fmt.Fprintf(&md, "Person Number%d\n", i)
-	}
-	md.WriteString("```\n")
-	c, err := catalog.Parse([]byte(md.String()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	key := bytes.Repeat([]byte{9}, catalog.SealKeySize)
-	var b bytes.Buffer
-	if err := catalog.Seal(&b, c, key, &catalog.SealOptions{Rand: bytes.NewReader(make([]byte, 64))}); err != nil {
-		t.Fatal(err)
-	}
-	data := b.Bytes()
-	// Flip a byte in every page of the literal hash table but the last
-	// (as internal/engine's TestSealedDamagedFailsScan does).
-	e := data[binary.LittleEndian.Uint64(data[152:])+3*24:]
-	off, n := binary.LittleEndian.Uint64(e[8:]), binary.LittleEndian.Uint64(e[16:])*8
-	for at := off; at+4096 < off+n; at += 512 {
-		data[at] ^= 0x40
-	}
+	data, key := sealtest.People(t)
+	sealtest.DamageLiteralTable(data)
 	p := filepath.Join(f.cfgDir, "damaged.sealed")
 	if err := os.WriteFile(p, data, 0o600); err != nil {
 		t.Fatal(err)
