@@ -8,6 +8,8 @@ package org
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -321,6 +323,10 @@ func StripURL(raw string) (string, error) {
 	return u.String(), nil
 }
 
+// maxNameSegment bounds each segment of a derived name: two of them, a
+// digest, a separator and a "-N" suffix stay well inside checkName's 512.
+const maxNameSegment = 160
+
 // NameFromURL derives a repository name from a clone URL: its last two
 // path segments without ".git" ("org/repo"), or the last alone.
 func NameFromURL(clean string) string {
@@ -347,7 +353,15 @@ func NameFromURL(clean string) string {
 				b.WriteByte('_')
 			}
 		}
-		if t := b.String(); t != "" && t != "." && t != ".." {
+		t := b.String()
+		if len(t) > maxNameSegment {
+			// A long segment is cut and keeps a digest of the whole, so two
+			// long names that share a prefix stay apart and the name stays
+			// within checkName's limit.
+			sum := sha256.Sum256([]byte(s))
+			t = t[:maxNameSegment] + "-" + hex.EncodeToString(sum[:4])
+		}
+		if t != "" && t != "." && t != ".." {
 			out = append(out, t)
 		}
 	}

@@ -59,6 +59,13 @@ func TestNameFromURL(t *testing.T) {
 			t.Errorf("NameFromURL(%q) = %q, want %q", in, got, want)
 		}
 	}
+	// Long segments are cut and keep a digest: the names stay valid and
+	// apart.
+	long := strings.Repeat("M", 600)
+	a, b := NameFromURL("https://h.example/"+long+"/"+long+"1"), NameFromURL("https://h.example/"+long+"/"+long+"2")
+	if a == b || checkName(a) != nil || checkName(b) != nil {
+		t.Errorf("long names: %d and %d bytes, equal %v, valid %v %v", len(a), len(b), a == b, checkName(a), checkName(b))
+	}
 }
 
 func TestNewPlanBalances(t *testing.T) {
@@ -229,6 +236,7 @@ func FuzzParseRepos(f *testing.F) {
 	f.Add("https://u:synthetic-pw@h.example/acme/app.git 120\n# c\nfile:///srv/a\n")
 	f.Add("git@h:o/r.git\n\n")
 	f.Add("ssh://git:synthetic-pw@h/o/r\n")
+	f.Add("https://h.example/" + strings.Repeat("M", 600) + "/" + strings.Repeat("M", 600) + "80\nhttps://h.example/" + strings.Repeat("M", 600) + "/" + strings.Repeat("M", 600) + "81\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		repos, err := ParseRepos(strings.NewReader(in))
 		if err != nil {
