@@ -306,6 +306,10 @@ func joinRuns(runs []map[string]any) map[string]any {
 // sarifSchema is the $schema of the merged SARIF log.
 const sarifSchema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
+// Runs is the number of runs WriteSARIF writes: one per repository with a
+// result.
+func (m *Merged) Runs() int { return len(m.runs) }
+
 // WriteSARIF writes one SARIF 2.1.0 log with a run per repository that
 // has a result, each with its own automationDetails.id
 // ("privscan-org/<name>/"), as GitHub code scanning requires of several

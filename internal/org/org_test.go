@@ -593,3 +593,37 @@ func TestOrgSizeCap(t *testing.T) {
 		t.Errorf("temporary folders left: %d", len(ents))
 	}
 }
+
+// TestMergeManyRunsWarns: a merged SARIF log of more repositories than
+// GitHub takes runs in one file says so and points to the per-repository
+// reports; up to the limit it says nothing.
+func TestMergeManyRunsWarns(t *testing.T) {
+	f := newOrg(t, 0)
+	seed := filepath.Join(f.dir, "seed")
+	makeRepo(t, seed, 0)
+	var lines []string
+	for i := range sarifcheck.MaxRuns + 1 {
+		dir := filepath.Join(f.dir, "work", fmt.Sprintf("c%02d", i))
+		gitCmd(t, f.dir, "clone", "-q", seed, dir)
+		lines = append(lines, "file://"+filepath.ToSlash(dir))
+	}
+	plan := filepath.Join(f.dir, "plan.json")
+	out := filepath.Join(f.dir, "out")
+	for _, n := range []int{sarifcheck.MaxRuns, sarifcheck.MaxRuns + 1} {
+		os.WriteFile(f.reposTxt, []byte(strings.Join(lines[:n], "\n")+"\n"), 0o644)
+		if _, e, code := f.run(t, f.dir, nil, "org", "plan", "--repos", f.reposTxt, "-o", plan); code != 0 {
+			t.Fatal(e)
+		}
+		if _, e, code := f.run(t, f.dir, nil, "org", "scan", "--plan", plan, "--out", out); code != 0 {
+			t.Fatal(e)
+		}
+		o, e, code := f.run(t, f.dir, nil, "org", "merge", "--format", "sarif", out)
+		var log struct{ Runs []json.RawMessage }
+		if code != 0 || json.Unmarshal([]byte(o), &log) != nil || len(log.Runs) != n {
+			t.Fatalf("%d repositories: exit %d, %d runs: %s", n, code, len(log.Runs), e)
+		}
+		if warned := strings.Contains(e, "GitHub code scanning takes at most 20") && strings.Contains(e, "reports/<name>/*.sarif"); warned != (n > sarifcheck.MaxRuns) {
+			t.Errorf("%d repositories: warned %v: %q", n, warned, e)
+		}
+	}
+}

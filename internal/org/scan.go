@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/crypto/ssh/knownhosts"
+
 	"github.com/go-git/go-billy/v5/osfs"
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
@@ -64,6 +66,7 @@ const (
 	ReasonAuth     = "authentication failed"
 	ReasonTooLarge = "repository larger than the size cap"
 	ReasonClone    = "clone failed"
+	ReasonHostKey  = "the ssh host key is not in known_hosts or differs from it"
 	ReasonOpen     = "repository could not be opened (corrupt or not a repository)"
 	ReasonScan     = "history scan failed"
 	ReasonRange    = "the recorded tip is no longer in the history"
@@ -364,6 +367,10 @@ func cloneReason(err error) string {
 		return ReasonAuth
 	case errors.Is(err, transport.ErrEmptyRemoteRepository):
 		return ReasonNotFound
+	}
+	var keyErr *knownhosts.KeyError
+	if errors.As(err, &keyErr) {
+		return ReasonHostKey
 	}
 	return ReasonClone
 }

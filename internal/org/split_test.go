@@ -1,12 +1,21 @@
 package org_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
 
 	"github.com/privscan/privscan/internal/engine"
@@ -158,4 +167,76 @@ func TestInterruptResume(t *testing.T) {
 	}
 	doc, _ := f.merge(t, out)
 	equalKeys(t, mergedKeys(t, doc), f.historyKeys(t))
+}
+
+// TestKillResume: a shard process killed with SIGKILL (no handler runs, as
+// on a node's loss or an OOM kill) while it clones one repository over
+// HTTP has recorded only what it finished; run again with the same --out,
+// it scans the rest only and the merge equals privscan history. The
+// clone's request is held at a gate until the kill, so the test knows the
+// shard is mid-repository without waiting on a clock.
+func TestKillResume(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("SIGKILL")
+	}
+	f := newOrg(t, 6)
+	backend, _ := url.Parse(f.http.URL)
+	proxy := httputil.NewSingleHostReverseProxy(backend)
+	var hold atomic.Bool
+	hold.Store(true)
+	arrived := make(chan struct{})
+	var once sync.Once
+	gate := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if hold.Load() && strings.Contains(r.URL.Path, "/acme/r04.git/") {
+			once.Do(func() { close(arrived) })
+			<-r.Context().Done() // held until the client dies
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(gate.Close)
+	repos, _ := os.ReadFile(f.reposTxt)
+	os.WriteFile(f.reposTxt, []byte(strings.ReplaceAll(string(repos), f.http.URL, gate.URL)), 0o644)
+	plan := filepath.Join(f.dir, "plan.json")
+	if _, e, code := f.run(t, f.dir, nil, "org", "plan", "--repos", f.reposTxt, "-o", plan); code != 0 {
+		t.Fatal(e)
+	}
+	out := filepath.Join(f.dir, "out")
+	cmd := f.proc(t, nil, "org", "scan", "--plan", plan, "--out", out)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case <-arrived:
+	case err := <-exited:
+		t.Fatalf("the shard ended before reaching the held repository: %v: %s", err, errb.String())
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	<-exited
+	f.noLeak(t, "the killed shard's stderr", errb.String())
+
+	man, err := org.ReadManifest(out)
+	if err != nil {
+		t.Fatalf("the manifest after SIGKILL: %v", err)
+	}
+	if man.Units["acme/r04"] != nil {
+		t.Fatal("the repository being cloned at the kill is recorded")
+	}
+	before := len(man.Units)
+	t.Logf("%d of 6 repositories recorded before the kill", before)
+	f.noLeakTree(t, out)
+
+	hold.Store(false)
+	_, e, code := f.run(t, f.dir, nil, "org", "scan", "--plan", plan, "--out", out)
+	if want := fmt.Sprintf("%d scanned, %d up to date, 0 failed", 6-before, before); code != 0 || !strings.Contains(e, want) {
+		t.Fatalf("resume after SIGKILL: exit %d: %s (want %q)", code, e, want)
+	}
+	doc, _ := f.merge(t, out)
+	equalKeys(t, mergedKeys(t, doc), f.historyKeys(t))
+	f.noLeakTree(t, out)
+	f.noLeakTree(t, filepath.Join(f.dir, "tmp"))
 }
