@@ -90,14 +90,21 @@ func gitServer(t testing.TB, root, token string) *httptest.Server {
 		t.Skip("no git binary")
 	}
 	h := &cgi.Handler{Path: gitBin, Args: []string{"http-backend"}, Env: []string{"GIT_PROJECT_ROOT=" + root, "GIT_HTTP_EXPORT_ALL=1"}, Stderr: io.Discard}
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return serveLocal(t, func(w http.ResponseWriter, r *http.Request) {
 		if _, pw, ok := r.BasicAuth(); !ok || pw != token {
 			w.Header().Set("WWW-Authenticate", `Basic realm="git"`)
 			http.Error(w, "auth", http.StatusUnauthorized)
 			return
 		}
 		h.ServeHTTP(w, r)
-	}))
+	})
+}
+
+// serveLocal serves h on 127.0.0.1 (never another interface) until the
+// test ends.
+func serveLocal(t testing.TB, h http.HandlerFunc) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewUnstartedServer(h)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -48,16 +48,19 @@ func sshGitServer(t *testing.T, root string, clientKey ssh.PublicKey) (string, s
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go serveSSH(c, cfg, gitBin, root)
-		}
-	}()
+	go acceptEach(l, func(c net.Conn) { serveSSH(c, cfg, gitBin, root) })
 	return l.Addr().String(), host.PublicKey()
+}
+
+// acceptEach serves each connection l accepts with serve, until l closes.
+func acceptEach(l net.Listener, serve func(net.Conn)) {
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			return
+		}
+		go serve(c)
+	}
 }
 
 func serveSSH(c net.Conn, cfg *ssh.ServerConfig, gitBin, root string) {
@@ -123,15 +126,7 @@ func sshAgent(t *testing.T, dir string, key ed25519.PrivateKey) string {
 		t.Skipf("no unix socket: %v", err)
 	}
 	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go func() { agent.ServeAgent(kr, c); c.Close() }()
-		}
-	}()
+	go acceptEach(l, func(c net.Conn) { agent.ServeAgent(kr, c); c.Close() })
 	return sock
 }
 
