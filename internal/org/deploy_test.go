@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -164,6 +167,131 @@ func TestWorkflowShape(t *testing.T) {
 		b, _ := json.Marshal(jobs[j])
 		if strings.Contains(string(b), "PRIVSCAN_CATALOG_SEALED") || strings.Contains(string(b), "PRIVSCAN_SEAL_KEY") {
 			t.Errorf("the %s job gets the catalog or its key", j)
+		}
+	}
+}
+
+// workflowRun returns the run script of the step named name in job.
+func workflowRun(t *testing.T, job, name string) string {
+	t.Helper()
+	w := yamlDocs(t, "../../.github/workflows/org-backfill.yml")[0]
+	steps, _ := w["jobs"].(map[string]any)[job].(map[string]any)["steps"].([]any)
+	for _, s := range steps {
+		st, _ := s.(map[string]any)
+		if n, _ := st["name"].(string); strings.HasPrefix(n, name) {
+			run, _ := st["run"].(string)
+			return run
+		}
+	}
+	t.Fatalf("no step %q in job %s", name, job)
+	return ""
+}
+
+// TestWorkflowScripts runs the workflow's own shard and merge scripts
+// with bash, as a runner does, privscan on PATH: a sealed catalog larger
+// than one environment string may be (128 KiB) committed to the calling
+// repository scans through catalog-file, the merge of the shards equals
+// privscan history, and a shard without any catalog or with a catalog-file
+// that is not there fails at once with exit 2 and an ::error:: line.
+func TestWorkflowScripts(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	f := newOrg(t, 4)
+	bin := filepath.Join(f.dir, "bin")
+	os.MkdirAll(bin, 0o755)
+	os.WriteFile(filepath.Join(bin, "privscan"), []byte("#!/bin/sh\nPRIVSCAN_ORG_TEST_MAIN=1 exec '"+os.Args[0]+"' \"$@\"\n"), 0o755)
+	env := append(append(os.Environ(), f.env...), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+
+	// A catalog of the planted name and 12,000 filler values, sealed.
+	var md strings.Builder
+	md.WriteString("## PEOPLE\n- category: person\n\n```values\n" + catName + "\n")
+	for i := range 12000 {
+		fmt.Fprintf(&md, "Filler Person %05d\n", i)
+	}
+	md.WriteString("```\n")
+	plain := filepath.Join(f.dir, "big.md")
+	os.WriteFile(plain, []byte(md.String()), 0o600)
+	const key = "7f0c1e2d3b4a59687766554433221100ffeeddccbbaa99887766554433221100"
+	sealed := filepath.Join(f.dir, "caller", ".github", "privacy", "catalog.sealed")
+	os.MkdirAll(filepath.Dir(sealed), 0o755)
+	if _, e, code := f.run(t, f.dir, []string{"PRIVSCAN_CATALOG_FILE=" + plain, "PRIVSCAN_SEAL_KEY=" + key}, "catalog", "seal", "-o", sealed); code != 0 {
+		t.Fatal(e)
+	}
+	if fi, err := os.Stat(sealed); err != nil || fi.Size() <= 128<<10 {
+		t.Fatalf("the sealed catalog should exceed 128 KiB: %v", err)
+	}
+
+	plan := filepath.Join(f.dir, "plan.json")
+	if _, e, code := f.run(t, f.dir, nil, "org", "plan", "--repos", f.reposTxt, "--shards", "2", "-o", plan); code != 0 {
+		t.Fatal(e)
+	}
+	script := func(run, dir string, extra ...string) (string, int) {
+		t.Helper()
+		cmd := exec.Command(bash, "-e", "-c", run)
+		cmd.Dir = dir
+		cmd.Env = append(append([]string{}, env...), extra...)
+		out, err := cmd.CombinedOutput()
+		f.noLeak(t, "workflow script output", string(out))
+		code := 0
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return string(out), code
+	}
+	shard := workflowRun(t, "scan", "Scan shard")
+	merged := filepath.Join(f.dir, "merge", "shards")
+	for i := range 2 {
+		// A job's workspace: the plan artifact and the checked-out file.
+		ws := filepath.Join(f.dir, fmt.Sprintf("job%d", i))
+		os.MkdirAll(filepath.Join(ws, "rt"), 0o700)
+		b, _ := os.ReadFile(plan)
+		os.WriteFile(filepath.Join(ws, "plan.json"), b, 0o644)
+		os.Symlink(filepath.Join(f.dir, "caller"), filepath.Join(ws, "caller"))
+		vars := []string{"RUNNER_TEMP=" + filepath.Join(ws, "rt"), fmt.Sprintf("SHARD=%d", i),
+			"CATALOG_PATH=.github/privacy/catalog.sealed", "CATALOG_SEALED=", "PRIVSCAN_CATALOG=", "PRIVSCAN_CATALOG_FILE=",
+			"PRIVSCAN_SEAL_KEY=" + key}
+		if out, code := script(shard, ws, vars...); code != 0 {
+			t.Fatalf("shard %d: exit %d: %s", i, code, out)
+		}
+		// download-artifact with merge-multiple: every shard's out/ in one folder.
+		os.MkdirAll(merged, 0o755)
+		if err := os.Rename(filepath.Join(ws, "out", fmt.Sprintf("shard-%d", i)), filepath.Join(merged, fmt.Sprintf("shard-%d", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	summary := filepath.Join(f.dir, "summary.md")
+	if out, code := script(workflowRun(t, "merge", "Merge"), filepath.Dir(merged), "GITHUB_STEP_SUMMARY="+summary); code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, out)
+	}
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(merged), "report", "findings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc mergedDoc
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	// privscan history with the same sealed catalog.
+	f.env = append(f.env, "PRIVSCAN_CATALOG_FILE="+sealed, "PRIVSCAN_SEAL_KEY="+key)
+	equalKeys(t, mergedKeys(t, doc), f.historyKeys(t))
+	if s, _ := os.ReadFile(summary); !strings.Contains(string(s), "organisation backfill") {
+		t.Errorf("job summary: %q", s)
+	}
+
+	ws := filepath.Join(f.dir, "job0")
+	for _, tc := range []struct{ name, path, want string }{
+		{"no catalog", "", "::error::set catalog-file"},
+		{"catalog-file missing", "nope.sealed", "::error::catalog-file is not a file"},
+	} {
+		out, code := script(shard, ws, "RUNNER_TEMP="+filepath.Join(ws, "rt"), "SHARD=0", "CATALOG_PATH="+tc.path,
+			"CATALOG_SEALED=", "PRIVSCAN_CATALOG=", "PRIVSCAN_CATALOG_FILE=", "PRIVSCAN_SEAL_KEY="+key)
+		if code != 2 || !strings.Contains(out, tc.want) {
+			t.Errorf("%s: exit %d: %s", tc.name, code, out)
 		}
 	}
 }
