@@ -17,13 +17,17 @@ import (
 	"github.com/privscan/privscan/catalog"
 )
 
-const catalogUsage = "usage: privscan catalog check [--catalog-key KEY] | privscan catalog seal [--catalog-key KEY] [--key-file F] -o FILE.sealed"
+const catalogUsage = "usage: privscan catalog check [--catalog-key KEY] | privscan catalog seal [--catalog-key KEY | --from TABLE --schema SCHEMA.toml] [--key-file F] -o FILE.sealed"
 
 func runCatalog(env *Env, args []string) error {
 	fs := flag.NewFlagSet("catalog", flag.ContinueOnError)
 	key := fs.String("catalog-key", "", "catalog `KEY` in the key map")
 	keyFile := fs.String("key-file", "", "seal: write a new random seal key to `F` (mode 0600; an existing file is never overwritten) unless PRIVSCAN_SEAL_KEY holds one")
 	out := fs.String("o", "", "seal: the sealed catalog to write, `FILE.sealed` (replaced whole if it exists)")
+	from := fs.String("from", "", "seal: read the values from a table export, `TABLE` (.csv, .tsv, .jsonl; - for stdin) instead of a Markdown catalog")
+	schema := fs.String("schema", "", "seal --from: the `SCHEMA.toml` mapping the table's columns to rules")
+	format := fs.String("format", "", "seal --from: the table's `FORMAT` (csv, tsv, jsonl) when neither the schema nor the file name says")
+	noProgress := fs.Bool("no-progress", false, "seal --from: no progress line on a terminal")
 	if len(args) == 0 || (args[0] != "check" && args[0] != "seal") {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
 			fmt.Fprintln(env.Stdout, helpFor("catalog", fs))
@@ -51,10 +55,19 @@ func runCatalog(env *Env, args []string) error {
 		return err
 	}
 	if args[0] == "seal" {
-		return runSeal(env, b, *key, *keyFile, *out)
+		t := tableSource{from: *from, schema: *schema, format: *format, progress: !*noProgress}
+		switch {
+		case t.from != "" && *key != "":
+			return usagef("--from and --catalog-key name two sources: seal one")
+		case t.from == "" && (t.schema != "" || t.format != ""):
+			return usagef("--schema and --format go with --from TABLE")
+		case t.from != "" && t.schema == "":
+			return usagef("--from needs --schema SCHEMA.toml (which columns are values, and their rules)")
+		}
+		return runSeal(env, b, *key, *keyFile, *out, t)
 	}
-	if *keyFile != "" || *out != "" {
-		return usagef("--key-file and -o belong to `privscan catalog seal`")
+	if *keyFile != "" || *out != "" || *from != "" || *schema != "" || *format != "" {
+		return usagef("--key-file, -o, --from, --schema and --format belong to `privscan catalog seal`")
 	}
 	// Compiling checks what parsing cannot (regex limits); the broker
 	// reports a failure as catalog_invalid, as every scan does.
@@ -66,8 +79,15 @@ func runCatalog(env *Env, args []string) error {
 	return nil
 }
 
-// runSeal seals the Markdown catalog selected by key into out.
-func runSeal(env *Env, b *broker.Broker, key, keyFile, out string) error {
+// tableSource is the table export that `catalog seal --from` reads.
+type tableSource struct {
+	from, schema, format string
+	progress             bool
+}
+
+// runSeal seals the Markdown catalog selected by key, or the table t.from,
+// into out.
+func runSeal(env *Env, b *broker.Broker, key, keyFile, out string, t tableSource) error {
 	if out == "" {
 		return usagef("catalog seal needs -o FILE.sealed")
 	}
@@ -109,7 +129,15 @@ func runSeal(env *Env, b *broker.Broker, key, keyFile, out string) error {
 			return fmt.Errorf("generating a seal key: %w", err)
 		}
 	}
-	c, info, err := b.ReadCatalogToSeal(key)
+	var c *catalog.Catalog
+	var info broker.CatalogInfo
+	var rep *catalog.TableReport
+	var err error
+	if t.from != "" {
+		c, rep, err = readTable(env, t, abs)
+	} else {
+		c, info, err = b.ReadCatalogToSeal(key)
+	}
 	if err != nil {
 		return err
 	}
@@ -150,7 +178,11 @@ func runSeal(env *Env, b *broker.Broker, key, keyFile, out string) error {
 	if fi != nil {
 		size = fi.Size()
 	}
-	fmt.Fprintf(env.Stdout, "sealed %d rule%s, %d value%s (from %s) into %s (%d bytes)\n", counts.Rules, plural(counts.Rules), counts.Values, plural(counts.Values), describeSource(info), out, size)
+	source := describeSource(info)
+	if rep != nil {
+		source = fmt.Sprintf("%d row%s of %s", rep.Rows, plural(rep.Rows), tableName(t.from))
+	}
+	fmt.Fprintf(env.Stdout, "sealed %d rule%s, %d value%s (from %s) into %s (%d bytes)\n", counts.Rules, plural(counts.Rules), counts.Values, plural(counts.Values), source, out, size)
 	if keyFile != "" {
 		fmt.Fprintf(env.Stdout, "seal key written to %s (mode 0600): keep it secret (a CI secret, a password manager); scans read it from PRIVSCAN_SEAL_KEY or a seal-key entry in the key map\n", keyFile)
 	}
