@@ -16,6 +16,8 @@ Commands:
 	privscan catalog check              parse and lint the catalog; print counts, never values
 	privscan catalog seal [--key-file F] -o FILE.sealed
 	                                    compile the catalog's literal rules into a sealed catalog
+	privscan catalog seal --from TABLE --schema SCHEMA.toml -o FILE.sealed
+	                                    seal a CSV, TSV or JSON Lines export's columns
 	privscan init [--platform claude-code] [--force]
 	                                    create the key map and a sample catalog (mode 0600)
 	privscan mcp [--http <addr>] [--root <dir>]...

@@ -128,6 +128,7 @@ rest is copied, and privscan exits 2. Input past --max-input or not read
 within --max-time also ends with exit 2; treat the output as incomplete.`,
 	"catalog": `privscan catalog check [--catalog-key KEY]
 privscan catalog seal [--catalog-key KEY] [--key-file F] -o FILE.sealed
+privscan catalog seal --from TABLE --schema SCHEMA.toml [--format csv|tsv|jsonl] [--key-file F] -o FILE.sealed
 
 check parses and lints the catalog (or loads a sealed one and checks the
 integrity of every page of its tables, which a scan checks only as it
@@ -141,7 +142,17 @@ shipped where the plaintext must not be. The seal key (256 bits, 64 hex
 digits) comes from PRIVSCAN_SEAL_KEY, or is generated and written to
 --key-file (mode 0600, never overwritten, never printed). Scans read it from
 PRIVSCAN_SEAL_KEY or a seal-key entry in the key map. A regex rule cannot be
-sealed: keep regex rules in a Markdown catalog combined with the sealed one.`,
+sealed: keep regex rules in a Markdown catalog combined with the sealed one.
+
+seal --from reads the values from a table export instead: CSV or TSV with a
+header row, or JSON Lines (- for stdin), streamed row by row. The schema
+(TOML) lists the columns that are values and the rule, category, severity
+and match mode (literal, identifier) each feeds; other columns are never
+read as values. Bad rows (wrong width, invalid UTF-8, a control character,
+a value under 3 characters) are skipped and listed by line number and
+reason, never content; more than the schema's max-bad-rows fails the seal.
+The sealed file finds exactly what the equivalent Markdown catalog finds
+(docs/catalog.md, "Catalogs from a table").`,
 	"init": `privscan init [--platform claude-code] [--force]
 
 Creates the key map ($XDG_CONFIG_HOME/privscan/context-map.toml) and a sample
