@@ -53,9 +53,9 @@ func readTable(env *Env, t tableSource, abs func(string) string) (*catalog.Catal
 	if in == nil {
 		in = strings.NewReader("")
 	}
+	var bar *progress.Bar
 	if t.progress && env.StderrTTY && env.Getenv("TERM") != "dumb" {
-		bar := progress.New(env.Stderr, "catalog seal", "rows")
-		defer bar.Clear()
+		bar = progress.New(env.Stderr, "catalog seal", "rows")
 		last := 0
 		opts.Progress = func(rows int, _ int64) {
 			bar.Add(rows - last)
@@ -63,6 +63,9 @@ func readTable(env *Env, t tableSource, abs func(string) string) (*catalog.Catal
 		}
 	}
 	c, rep, err := catalog.ReadTable(in, s, opts)
+	if bar != nil {
+		bar.Clear() // before anything else is written to stderr
+	}
 	if rep != nil && rep.BadRows > 0 {
 		fmt.Fprintf(env.Stderr, "privscan: warning: %d bad row%s (max-bad-rows %d)%s\n", rep.BadRows, plural(rep.BadRows), s.MaxBadRows, listedOf(rep))
 		for _, b := range rep.Bad {
@@ -70,7 +73,7 @@ func readTable(env *Env, t tableSource, abs func(string) string) (*catalog.Catal
 		}
 	}
 	var te *catalog.TableError
-	if errors.As(err, &te) {
+	if errors.As(err, &te) && rep != nil && rep.BadRows > s.MaxBadRows {
 		return nil, rep, withHint(err, "a bad row is one of the wrong width, with a value that is not UTF-8, holds a control character (an embedded newline) or is under 3 characters; fix the export or raise max-bad-rows in the schema")
 	}
 	return c, rep, err
