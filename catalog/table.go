@@ -19,6 +19,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -85,10 +86,10 @@ type tableReader struct {
 	colRule []int // schema column -> index in rules
 	colIdx  []int // schema column -> cell index (CSV, TSV)
 	rep     TableReport
-	pending [][3]int // column, start, end of each value of the row being read
-	cells   [][]byte // the row's cell of each schema column (nil: absent)
-	fields  int      // the header's field count (TSV)
-	split   [][]byte // the fields of a TSV line
+	pending []pendingValue // the values of the row being read
+	cells   []string       // the row's cell of each schema column ("": absent)
+	fields  int            // the header's field count (TSV)
+	split   []string       // the fields of a TSV line
 	digest  hash.Hash
 	count   *countingReader
 	opts    TableOptions
@@ -189,6 +190,17 @@ func ReadTable(r io.Reader, s *Schema, opts *TableOptions) (*Catalog, *TableRepo
 	return c, &t.rep, nil
 }
 
+type pendingValue struct {
+	rule *tableRule
+	v    string
+}
+
+// trimSpaceString is trimSpaceIdx for a string: s without leading and
+// trailing Unicode white space (the trimming of a Markdown value line).
+func trimSpaceString(s string) string {
+	return strings.TrimFunc(s, unicode.IsSpace)
+}
+
 // bad records a skipped row; it fails the table past the schema's limit.
 func (t *tableReader) bad(line int, reason string) error {
 	t.rep.BadRows++
@@ -210,28 +222,27 @@ func (t *tableReader) row(line int) error {
 	}
 	t.pending = t.pending[:0]
 	for k, cell := range t.cells {
-		i, j := trimSpaceIdx(cell)
-		if i == j {
+		v := trimSpaceString(cell)
+		if v == "" {
 			continue
 		}
-		v := cell[i:j]
 		tr := t.rules[t.colRule[k]]
-		if reason := checkValue(string(v), tr.rule.Match); reason != "" {
+		if reason := checkValue(v, tr.rule.Match); reason != "" {
 			return t.bad(line, "column "+strconv.Quote(t.s.Columns[k].Name)+": "+reason)
 		}
-		t.pending = append(t.pending, [3]int{k, i, j})
+		t.pending = append(t.pending, pendingValue{tr, v})
 	}
 	if line > math.MaxInt32 {
 		return &TableError{Reason: "more than 2^31 lines"}
 	}
 	for _, p := range t.pending {
-		tr := t.rules[t.colRule[p[0]]]
+		tr := p.rule
 		start := tr.data.Len()
-		if start+(p[2]-p[1]) > maxBlockBytes {
+		if start+len(p.v) > maxBlockBytes {
 			return &TableError{Line: line, Reason: "rule " + tr.rule.ID + ": its values total more than 4 GiB"}
 		}
-		tr.data.Write(t.cells[p[0]][p[1]:p[2]])
-		tr.spans = append(tr.spans, uint64(start)<<32|uint64(p[2]-p[1]))
+		tr.data.WriteString(p.v)
+		tr.spans = append(tr.spans, uint64(start)<<32|uint64(len(p.v)))
 		tr.lines = append(tr.lines, int32(line))
 		t.rep.Values++
 	}
@@ -259,7 +270,7 @@ func (t *tableReader) header(cells []string) error {
 		}
 		t.colIdx[k] = i
 	}
-	t.cells = make([][]byte, len(t.s.Columns))
+	t.cells = make([]string, len(t.s.Columns))
 	return nil
 }
 
@@ -303,7 +314,7 @@ func (t *tableReader) readCSV(r io.Reader) error {
 		line, _ := cr.FieldPos(0)
 		long := false
 		for k, i := range t.colIdx {
-			t.cells[k] = []byte(rec[i])
+			t.cells[k] = rec[i]
 			long = long || len(rec[i]) > MaxTableLineBytes
 		}
 		if long {
@@ -394,14 +405,14 @@ func (t *tableReader) tsvRow(n int, line []byte) error {
 		return t.bad(n, "wrong number of fields ("+strconv.Itoa(f)+"; the header has "+strconv.Itoa(t.fields)+")")
 	}
 	t.split = t.split[:0]
-	for i := 0; ; {
-		j := bytes.IndexByte(line[i:], '\t')
-		if j < 0 {
-			t.split = append(t.split, line[i:])
+	rest := string(line) // one copy per line; the cells are its substrings
+	for {
+		cell, after, found := strings.Cut(rest, "\t")
+		t.split = append(t.split, cell)
+		if !found {
 			break
 		}
-		t.split = append(t.split, line[i:i+j])
-		i += j + 1
+		rest = after
 	}
 	for k, ci := range t.colIdx {
 		t.cells[k] = t.split[ci]
@@ -413,7 +424,7 @@ func (t *tableReader) jsonRow(n int, line []byte) error {
 	if t.colIdx == nil {
 		// JSON Lines has no header: the schema's names are keys.
 		t.colIdx = make([]int, len(t.s.Columns))
-		t.cells = make([][]byte, len(t.s.Columns))
+		t.cells = make([]string, len(t.s.Columns))
 	}
 	if len(bytes.TrimSpace(line)) == 0 {
 		return nil
@@ -434,15 +445,15 @@ func (t *tableReader) jsonRow(n int, line []byte) error {
 		return t.bad(n, "not a JSON object")
 	}
 	for k, c := range t.s.Columns {
-		t.cells[k] = nil
+		t.cells[k] = ""
 		switch v := obj[c.Name].(type) {
 		case nil:
 		case string:
-			t.cells[k] = []byte(v)
+			t.cells[k] = v
 		case json.Number:
-			t.cells[k] = []byte(v)
+			t.cells[k] = string(v)
 		case bool:
-			t.cells[k] = []byte(strconv.FormatBool(v))
+			t.cells[k] = strconv.FormatBool(v)
 		default:
 			t.rep.Rows++
 			return t.bad(n, "column "+strconv.Quote(c.Name)+": an array or object, not a string or number")

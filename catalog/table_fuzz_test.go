@@ -117,3 +117,17 @@ func FuzzParseSchema(f *testing.F) {
 		_, _, _ = ReadTable(strings.NewReader(strings.Join(hdr, "\t")+"\n"+strings.Join(row, "\t")+"\n"), s, &TableOptions{Format: TableTSV})
 	})
 }
+
+// FuzzTrimSpaceString checks that a table cell is trimmed as a Markdown
+// value line is.
+func FuzzTrimSpaceString(f *testing.F) {
+	for _, s := range []string{" a ", "\u00a0Zelda\u2003", "\t\v\f\r\n", "\xffx\xff ", " \xc2\x85b\u3000", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		i, j := trimSpaceIdx([]byte(s))
+		if got := trimSpaceString(s); got != s[i:j] {
+			t.Fatalf("trimSpaceString(%q) = %q, trimSpaceIdx gives %q", s, got, s[i:j])
+		}
+	})
+}

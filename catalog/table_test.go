@@ -362,3 +362,27 @@ func TestParseSchemaErrors(t *testing.T) {
 		t.Fatalf("%+v %v", s, err)
 	}
 }
+
+// BenchmarkReadTable reads a synthetic CSV of 100,000 rows of three value
+// columns and a note (bench/cmd/gentable's shape).
+func BenchmarkReadTable(b *testing.B) {
+	var t strings.Builder
+	t.WriteString("id,full_name,email,account,note\r\n")
+	for i := range 100000 {
+		fmt.Fprintf(&t, "%d,Synthia Number%06d,s%06d@example.invalid,ACCT-%010d,\"called about \"\"invoice\"\", twice\"\r\n", i, i, i, i)
+	}
+	text := t.String()
+	s, err := catalog.ParseSchema([]byte("format = \"csv\"\nfingerprint-key = \"" + tableFPKey + "\"\n" +
+		"[[columns]]\nname = \"full_name\"\nrule = \"N\"\ncategory = \"person\"\nmatch = \"identifier\"\n" +
+		"[[columns]]\nname = \"email\"\nrule = \"E\"\ncategory = \"email\"\n" +
+		"[[columns]]\nname = \"account\"\nrule = \"A\"\ncategory = \"account\"\ncase = \"sensitive\"\n"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if _, _, err := catalog.ReadTable(strings.NewReader(text), s, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
