@@ -274,8 +274,31 @@ func (t *tableReader) header(cells []string) error {
 	return nil
 }
 
+// errRecordTooLong stops encoding/csv in a record over MaxTableLineBytes.
+var errRecordTooLong = errors.New("record too long")
+
+// recordLimiter fails a read once more than limit bytes have been read
+// since the last reset: encoding/csv keeps a whole record in memory, and a
+// quote left open would make the rest of the file one record.
+type recordLimiter struct {
+	r        io.Reader
+	n, limit int
+}
+
+func (l *recordLimiter) Read(p []byte) (int, error) {
+	if l.n > l.limit {
+		return 0, errRecordTooLong
+	}
+	n, err := l.r.Read(p)
+	l.n += n
+	return n, err
+}
+
 func (t *tableReader) readCSV(r io.Reader) error {
-	cr := csv.NewReader(r)
+	// The limit is checked before each read of the reader's 4 KiB buffer,
+	// which may also hold the start of the next record.
+	lim := &recordLimiter{r: r, limit: MaxTableLineBytes + 4096}
+	cr := csv.NewReader(lim)
 	cr.ReuseRecord = true
 	rec, err := cr.Read()
 	if err == io.EOF {
@@ -292,9 +315,14 @@ func (t *tableReader) readCSV(r io.Reader) error {
 		return err
 	}
 	for {
+		lim.n = 0
 		rec, err := cr.Read()
 		if err == io.EOF {
 			return nil
+		}
+		if errors.Is(err, errRecordTooLong) {
+			line, _ := cr.FieldPos(0)
+			return &TableError{Line: line + 1, Reason: "a CSV record is longer than 16 MiB (a quote left open?); the rest of the file cannot be read"}
 		}
 		var pe *csv.ParseError
 		if errors.As(err, &pe) {
@@ -312,17 +340,8 @@ func (t *tableReader) readCSV(r io.Reader) error {
 			return fmt.Errorf("reading the table: %w", err)
 		}
 		line, _ := cr.FieldPos(0)
-		long := false
 		for k, i := range t.colIdx {
 			t.cells[k] = rec[i]
-			long = long || len(rec[i]) > MaxTableLineBytes
-		}
-		if long {
-			t.rep.Rows++
-			if err := t.bad(line, "a field is longer than 16 MiB"); err != nil {
-				return err
-			}
-			continue
 		}
 		if err := t.row(line); err != nil {
 			return err
@@ -362,7 +381,7 @@ func (t *tableReader) readLines(br *bufio.Reader, row func(n int, line []byte) e
 		if err != nil && err != io.EOF {
 			return fmt.Errorf("reading the table: %w", err)
 		}
-		if len(line) == 0 && err == io.EOF {
+		if len(line) == 0 && err == io.EOF && !tooLong {
 			if n == 1 {
 				return &TableError{Reason: "empty: no header row"}
 			}

@@ -386,3 +386,77 @@ func BenchmarkReadTable(b *testing.B) {
 		}
 	}
 }
+
+// TestTableLongLines: a TSV or JSON Lines line of MaxTableLineBytes is
+// read, one byte more is a bad row, and the rows after it are read (the
+// reader's 1 MiB buffer is crossed many times on the way).
+func TestTableLongLines(t *testing.T) {
+	s, err := catalog.ParseSchema([]byte("max-bad-rows = 5\n[[columns]]\nname = \"n\"\nrule = \"R\"\ncategory = \"person\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tsv := func(name string, width int) string { // a row of width bytes
+		return name + "\t" + strings.Repeat("x", width-len(name)-1) + "\n"
+	}
+	jsonl := func(name string, width int) string {
+		head := `{"n": "` + name + `", "pad": "`
+		return head + strings.Repeat("x", width-len(head)-2) + "\"}\n"
+	}
+	for _, tc := range []struct {
+		format catalog.TableFormat
+		header string
+		row    func(string, int) string
+	}{
+		{catalog.TableTSV, "n\tpad\n", tsv},
+		{catalog.TableJSONL, "", jsonl},
+	} {
+		t.Run(tc.format.String(), func(t *testing.T) {
+			text := tc.header + tc.row("Alpha Person", catalog.MaxTableLineBytes) + // exactly the limit: read
+				tc.row("Beta Person", catalog.MaxTableLineBytes+1) + // one byte over: bad
+				tc.row("Gamma Person", 100) +
+				strings.TrimSuffix(tc.row("Delta Person", catalog.MaxTableLineBytes+3), "\n") // over, at the end, no newline
+			c, rep, err := catalog.ReadTable(strings.NewReader(text), s, &catalog.TableOptions{Format: tc.format})
+			if err != nil {
+				t.Fatal(err)
+			}
+			first := 2
+			if tc.header == "" {
+				first = 1
+			}
+			want := fmt.Sprint([]catalog.BadRow{{Line: first + 1, Reason: "line is longer than 16 MiB"}, {Line: first + 3, Reason: "line is longer than 16 MiB"}})
+			if got := fmt.Sprint(rep.Bad); got != want || rep.Rows != 4 {
+				t.Fatalf("bad rows %s (rows %d), want %s", got, rep.Rows, want)
+			}
+			m, err := catalog.Compile(c, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, want := range map[string]int{"Alpha Person": 1, "Beta Person": 0, "Gamma Person": 1, "Delta Person": 0} {
+				if got := len(m.Find([]byte("x "+name+" y"), nil)); got != want {
+					t.Errorf("%s: %d matches, want %d", name, got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestTableLongCSVRecord: a CSV record over MaxTableLineBytes (a quote
+// left open, here) stops the read with a TableError instead of holding the
+// rest of the file in memory; a long field below the limit is read.
+func TestTableLongCSVRecord(t *testing.T) {
+	s, err := catalog.ParseSchema([]byte("max-bad-rows = 5\n[[columns]]\nname = \"n\"\nrule = \"R\"\ncategory = \"person\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pad := strings.Repeat("x\n", catalog.MaxTableLineBytes/4)
+	text := "n,pad\nAlpha Person,\"" + pad + "\"\nGamma Person,\"" + pad + pad + pad + "x\n"
+	_, _, err = catalog.ReadTable(strings.NewReader(text), s, &catalog.TableOptions{Format: catalog.TableCSV})
+	var te *catalog.TableError
+	if !errors.As(err, &te) || !strings.Contains(err.Error(), "longer than 16 MiB") {
+		t.Fatalf("err %v, want a record over 16 MiB", err)
+	}
+	c, rep, err := catalog.ReadTable(strings.NewReader(text[:strings.Index(text, "Gamma")]), s, &catalog.TableOptions{Format: catalog.TableCSV})
+	if err != nil || rep.BadRows != 0 || c.Counts().Values != 1 {
+		t.Fatalf("err %v, report %+v", err, rep)
+	}
+}
