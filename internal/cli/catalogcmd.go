@@ -26,7 +26,7 @@ func runCatalog(env *Env, args []string) error {
 	out := fs.String("o", "", "seal: the sealed catalog to write, `FILE.sealed` (replaced whole if it exists)")
 	from := fs.String("from", "", "seal: read the values from a table export, `TABLE` (.csv, .tsv, .jsonl; - for stdin) instead of a Markdown catalog")
 	schema := fs.String("schema", "", "seal --from: the `SCHEMA.toml` mapping the table's columns to rules")
-	format := fs.String("format", "", "seal --from: the table's `FORMAT` (csv, tsv, jsonl) when neither the schema nor the file name says")
+	format := fs.String("format", "", "seal --from: the table's `FORMAT` (csv, tsv, jsonl), over the schema's format and the file name's suffix")
 	noProgress := fs.Bool("no-progress", false, "seal --from: no progress line on a terminal")
 	if len(args) == 0 || (args[0] != "check" && args[0] != "seal") {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
