@@ -180,7 +180,11 @@ func runSeal(env *Env, b *broker.Broker, key, keyFile, out string, t tableSource
 	}
 	source := describeSource(info)
 	if rep != nil {
-		source = fmt.Sprintf("%d row%s of %s", rep.Rows, plural(rep.Rows), tableName(t.from))
+		good := rep.Rows - rep.BadRows
+		source = fmt.Sprintf("%d row%s of %s", good, plural(good), tableName(t.from))
+		if rep.BadRows > 0 {
+			source += fmt.Sprintf("; %d bad row%s skipped", rep.BadRows, plural(rep.BadRows))
+		}
 	}
 	fmt.Fprintf(env.Stdout, "sealed %d rule%s, %d value%s (from %s) into %s (%d bytes)\n", counts.Rules, plural(counts.Rules), counts.Values, plural(counts.Values), source, out, size)
 	if keyFile != "" {
