@@ -126,7 +126,7 @@ func emailAt(b []byte, i int) (start, end int, ok bool) {
 		return 0, 0, false // user@${domain}.com, user@%s.example
 	}
 	domain := b[i+1 : end]
-	if !validDomain(domain) || skipLocal(local) || skipDomain(domain) || kerberosPrincipal(local, domain) {
+	if !validDomain(domain) || skipLocal(local, punycodeDomain(domain)) || skipDomain(domain) || kerberosPrincipal(local, domain) {
 		return 0, 0, false
 	}
 	// SSH names algorithms and requests name@domain (RFC 4251 §6):
@@ -354,9 +354,28 @@ func isFileExtension(tld []byte) bool {
 	return false
 }
 
+// punycodeDomain reports a domain with an internationalised label in its
+// ASCII form (xn--80ak6aa92e.com): someone wrote out a real host's
+// registered name, which fixtures built from placeholder words never do.
+func punycodeDomain(domain []byte) bool {
+	for len(domain) > 0 {
+		if len(domain) > 4 && equalFold(domain[:4], "xn--") {
+			return true
+		}
+		k := bytes.IndexByte(domain, '.')
+		if k < 0 {
+			break
+		}
+		domain = domain[k+1:]
+	}
+	return false
+}
+
 // skipLocal reports senders that are not people, and identifiers that only
-// look like a local part.
-func skipLocal(local []byte) bool {
+// look like a local part. Under a punycode domain (idn) the placeholder
+// shapes (one letter, fixture words) do not apply: the host is a real
+// one, so the address is too; machine senders are still skipped.
+func skipLocal(local []byte, idn bool) bool {
 	var buf [maxLocal]byte
 	n := 0
 	for _, c := range local {
@@ -377,19 +396,29 @@ func skipLocal(local []byte) bool {
 	}
 	// Numbered placeholders and mailboxes: user1, dummy2, new3, mailer2.
 	base := bytes.TrimRight(l, "0123456789")
-	for _, list := range [][]string{placeholderLocals, roleLocals} {
+	lists := [][]string{roleLocals, placeholderLocals}
+	if idn {
+		lists = lists[:1]
+	}
+	for _, list := range lists {
 		for _, s := range list {
 			if string(l) == s || string(base) == s {
 				return true
 			}
 		}
 	}
+	if botLocal(local, l) {
+		return true
+	}
+	if idn {
+		return false
+	}
 	// A one-letter local part (a@b.com, d@e.com), or one letter repeated
 	// (aaa@, xxxx@): a placeholder.
 	if len(l) == 1 || (len(l) <= 8 && bytes.Count(l, l[:1]) == len(l) && len(l) > 0) {
 		return true
 	}
-	if botLocal(local, l) || placeholderWords(base) || placeholderPrefix(local) || testPart(local) {
+	if placeholderWords(base) || placeholderPrefix(local) || testPart(local) {
 		return true
 	}
 	// Message-IDs and generated keys: a UUID or a long hex string.
@@ -633,11 +662,18 @@ var emailSamples = samples{
 		{"user: Ana.Lima@MailHost.IO", "Ana.Lima@MailHost.IO"},
 		{"Regards, Bo Sample <Bo.Sample@SampleCorp.com>", "Bo.Sample@SampleCorp.com"},
 		{"ivan.petrov@mailhost.xn--p1ai", "ivan.petrov@mailhost.xn--p1ai"},
+		// Punycode labels (Presidio's recognizer tests): a real host's
+		// registered name, so the placeholder shapes of the local part
+		// do not apply.
+		{"user@xn--80ak6aa92e.com", "user@xn--80ak6aa92e.com"},
+		{"a@xn--d1acufc.xn--p1ai", "a@xn--d1acufc.xn--p1ai"},
+		{"to: ana@mail.xn--80ak6aa92e.com.", "ana@mail.xn--80ak6aa92e.com"},
 		// An address inside a quoted local part is still a person's.
 		{`'"ana.lima@mailhost.io x"@relay.mailhost.io'`, "ana.lima@mailhost.io"},
 	},
 	FP: []string{
 		"contact: jane@example.com",
+		"noreply@xn--80ak6aa92e.com", "release-bot@xn--d1acufc.xn--p1ai", "support@xn--80ak6aa92e.com",
 		"jane.doe@gmail.com john.doe@company.org",
 		"admin@mail.example.org and ops@example.net",
 		"user@host.test, user@foo.example, x@y.invalid, root@localhost, me@box.localhost",

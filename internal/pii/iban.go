@@ -5,7 +5,8 @@ package pii
 // registry gives for that country and an ISO 7064 mod-97-10 checksum of 1.
 // Written either compactly (DE89370400440532013000) or in the printed form
 // with a single space after every four characters
-// (DE89 3704 0044 0532 0130 00). Only uppercase is recognised: IBANs in
+// (DE89 3704 0044 0532 0130 00), or with dashes between the groups
+// (DE89-3704-0044-0532-0130-00). Only uppercase is recognised: IBANs in
 // code and data are practically always uppercase, and accepting lowercase
 // would let identifiers and base32/base64 text through.
 
@@ -63,10 +64,11 @@ func ibanAt(b []byte, i int) (int, bool) {
 	copy(buf[:4], b[i:i+4])
 	got := 4
 	j := i + 4
-	if at(b, j) == ' ' {
-		// Printed form: groups of four, single spaces, a shorter last group.
+	if sep := at(b, j); sep == ' ' || sep == '-' {
+		// Printed form: groups of four, single spaces (or dashes, as forms
+		// and some banks write it), a shorter last group.
 		for got < want {
-			if at(b, j) != ' ' {
+			if at(b, j) != sep {
 				return 0, false
 			}
 			j++
@@ -92,7 +94,7 @@ func ibanAt(b []byte, i int) (int, bool) {
 			j++
 		}
 	}
-	if c := at(b, j); isWord(c) || c >= 0x80 {
+	if c := at(b, j); isWord(c) || c >= 0x80 || (c == '-' && isIBANByte(at(b, j+1))) {
 		return 0, false
 	}
 	if !mod97(buf[:got]) {
@@ -133,6 +135,9 @@ var ibanSamples = samples{
 		{"IBAN=CH9300762011623852957;", "CH9300762011623852957"},
 		{"NO9386011117947", "NO9386011117947"},
 		{"LC55HEMM000100010012001200023015", "LC55HEMM000100010012001200023015"},
+		// Dashes between the groups (Presidio's recognizer tests).
+		{"iban: DE89-3704-0044-0532-0130-00", "DE89-3704-0044-0532-0130-00"},
+		{"(GB29-NWBK-6016-1331-9268-19)", "GB29-NWBK-6016-1331-9268-19"},
 	},
 	FP: []string{
 		"DE89370400440532013001",     // checksum
@@ -149,5 +154,8 @@ var ibanSamples = samples{
 		"AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE",
 		"BASE32: JBSWY3DPEHPK3PXPAB12CD34EF56",
 		"DE12 rest of a sentence",
+		"GB29-NWBK 6016-1331-9268-19",    // mixed separators
+		"DE89-3704-0044-0532-0130-00-17", // a longer dashed run
+		"GB29-NWBK-6016-1331-926819",     // inconsistent grouping
 	},
 }

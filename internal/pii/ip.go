@@ -1,6 +1,9 @@
 package pii
 
-import "net/netip"
+import (
+	"bytes"
+	"net/netip"
+)
 
 // Public IP addresses. IPv4 in dotted-quad form without leading zeros, and
 // IPv6 with either a "::" or all eight groups. Only globally routable
@@ -71,6 +74,15 @@ func ipv6In(b []byte, i, j int) (int, int, bool) {
 			return 0, 0, false
 		}
 		return i, j, true
+	}
+	// The full form (0:0:0:0:0:ffff:a.b.c.d, zeros possibly written
+	// 0000) of an IPv4-mapped address: judged as the IPv4 address too.
+	if run[0] == '0' && bytes.IndexByte(run, '.') > 0 {
+		addr, ok := parseIPv6(run)
+		if !ok || !addr.Is4In6() || bytes.Contains(run, []byte("::")) {
+			return 0, 0, false
+		}
+		return i, j, publicIPv4Quad(addr.Unmap().As4())
 	}
 	// Shape: at least three groups, the first one four hex digits,
 	// either a "::" or exactly eight groups.
@@ -452,8 +464,13 @@ var ipSamples = samples{
 		{"client 2a02:8108:1140:c00::1 connected.", "2a02:8108:1140:c00::1"},
 		{"from 74.125.224.72.", "74.125.224.72"},
 		{"peer ::ffff:52.14.200.7 closed", "::ffff:52.14.200.7"},
+		// The full form of an IPv4-mapped address (Presidio's recognizer tests).
+		{"0:0:0:0:0:FFFF:129.144.52.38", "0:0:0:0:0:FFFF:129.144.52.38"},
+		{"from [0000:0000:0000:0000:0000:ffff:52.14.200.7]:80", "0000:0000:0000:0000:0000:ffff:52.14.200.7"},
 	},
 	FP: []string{
+		"0:0:0:0:0:ffff:10.0.0.1", "0:0:0:0:0:0:129.144.52.38", "0:0:0:0:ffff:129.144.52.38",
+		"0:0:0:0:0:ffff:129.144.52.38.1",
 		"host: 192.168.1.10", "10.0.0.1", "172.16.5.4", "127.0.0.1:8080", "0.0.0.0",
 		"169.254.169.254", "100.64.1.1", "192.0.2.1", "198.51.100.23", "203.0.113.5",
 		"198.18.0.1", "224.0.0.251", "255.255.255.255", "255.255.255.0", "240.1.2.3",

@@ -71,6 +71,8 @@ var ssnSamples = samples{
 		{`{"ssn":"536 22 1784"}`, "536 22 1784"},
 		{"SSN (042-68-4425) on file", "042-68-4425"},
 		{"taxpayer=772-14-0931;", "772-14-0931"},
+		// Spaces after a word (Presidio's recognizer tests).
+		{"abc 078 05 1123", "078 05 1123"},
 	},
 	FP: []string{
 		"ssn: 536221784",      // bare digits
