@@ -2,6 +2,7 @@ package pii
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/privscan/privscan/scanner"
 )
@@ -24,13 +25,16 @@ var peopleTrailers = map[string]bool{
 	"author": true,
 }
 
-// trailerKey returns the lower-cased key of a "Key: value" line (git's
-// trailer syntax: the key is letters, digits and '-', optional spaces
-// before the colon), or "" when the line is not one. People also write the
-// key's words apart ("Co-authored by:", "Signed off by:"): single spaces
-// between up to three words count as the hyphens.
+// trailerKey returns the lower-cased key of a "Key: value" line, or ""
+// when the line is not one. git's trailer grammar takes any token of
+// letters, digits and '-' before the separator, with optional white space
+// before it; privscan also takes '.' and '_' inside a key, as older
+// conventions wrote them ("Docker-DCO-1.1-Signed-off-by"). People also
+// write the key's words apart ("Co-authored by:", "Signed off by:"): single
+// spaces between up to three words are kept in the key, and normalKey
+// reads them as the hyphens.
 func trailerKey(line []byte) string {
-	var key [32]byte
+	var key [maxTrailerKey]byte
 	n, words, i := 0, 1, 0
 scan:
 	for ; i < len(line) && n < len(key); i++ {
@@ -38,8 +42,10 @@ scan:
 		switch {
 		case isAlnum(c) || c == '-':
 			key[n] = lowerASCII(c)
+		case (c == '.' || c == '_') && n > 0 && isAlnum(key[n-1]) && isAlnum(at(line, i+1)):
+			key[n] = c
 		case c == ' ' && n > 0 && key[n-1] != '-' && words < 3 && isAlpha(at(line, i+1)):
-			key[n] = '-'
+			key[n] = ' '
 			words++
 		default:
 			break scan
@@ -57,6 +63,67 @@ scan:
 		return ""
 	}
 	return string(key[:n])
+}
+
+// maxTrailerKey bounds the length of a trailer key.
+const maxTrailerKey = 48
+
+// normalKey writes a key's words apart with hyphens ("co-authored by"
+// is "co-authored-by").
+func normalKey(key string) string { return strings.ReplaceAll(key, " ", "-") }
+
+// namedTrailer reports a key (from trailerKey) that is a people trailer by
+// name: one of peopleTrailers, or one of them after a prefix and a
+// hyphen ("Docker-DCO-1.1-Signed-off-by", "Original-Reviewed-by"); a
+// prefix written apart ("ask Cc:") is a sentence, not a key.
+func namedTrailer(key string) bool {
+	norm := normalKey(key)
+	if peopleTrailers[norm] {
+		return true
+	}
+	for k := range peopleTrailers {
+		if len(key) > len(k)+1 && key[len(key)-len(k)-1] == '-' && norm[len(norm)-len(k):] == k {
+			return true
+		}
+	}
+	return false
+}
+
+// byTrailer reports a key that names a person by git's convention
+// without being on the list: any "…-by" key ("Co-developed-by",
+// "Refactored-by", "Bisected-by") and "…-cc". git accepts any token as a
+// key, and projects invent these; their value is a person's ident.
+func byTrailer(key string) bool {
+	return strings.HasSuffix(normalKey(key), "-by") || strings.HasSuffix(key, "-cc")
+}
+
+// identValue reports a trailer value in git's ident form, "Name
+// <address>", optionally followed by anything ("(github: handle)"): the
+// form git and every tool writes a person in. t is the line from the key.
+func identValue(t []byte) bool {
+	c := bytes.IndexByte(t, ':')
+	if c < 0 {
+		return false
+	}
+	v := t[c+1:]
+	lt := bytes.IndexByte(v, '<')
+	if lt < 0 || len(bytes.TrimSpace(v[:lt])) == 0 {
+		return false
+	}
+	gt := bytes.IndexByte(v[lt:], '>')
+	return gt > 0 && bytes.IndexByte(v[lt:lt+gt], '@') > 0
+}
+
+// personTrailer reports whether t (a line, white space and a list marker
+// removed) is a trailer that names a person: a people trailer by name
+// (with any value), or a "…-by"/"…-cc" key whose value is "Name
+// <address>".
+func personTrailer(t []byte) bool {
+	key := trailerKey(t)
+	if key == "" {
+		return false
+	}
+	return namedTrailer(key) || (byTrailer(key) && identValue(t))
 }
 
 // trailerLines returns the indexes of the lines of a commit message that
@@ -80,7 +147,7 @@ func trailerLines(lines []scanner.Line) map[int]bool {
 		if len(t) > 1 && (t[0] == '*' || t[0] == '-') && (t[1] == ' ' || t[1] == '\t') {
 			t = bytes.TrimLeft(t[1:], " \t")
 		}
-		if peopleTrailers[trailerKey(t)] {
+		if personTrailer(t) {
 			mark(i)
 		}
 	}
@@ -106,7 +173,7 @@ func trailerLines(lines []scanner.Line) map[int]bool {
 			}
 			continue
 		}
-		inPeople = peopleTrailers[trailerKey(text)]
+		inPeople = personTrailer(text)
 	}
 	return skip
 }
@@ -137,11 +204,13 @@ func inlineTrailer(line []byte, start int) bool {
 	// The key ends at the colon at k-1: try the words before it, the
 	// nearest first ("Signed-off-by", "Co-authored by").
 	colon := k - 1
-	for s := colon - 1; s >= 0 && colon-s <= 32; s-- {
-		if !isAlpha(line[s]) || (s > 0 && (isAlnum(line[s-1]) || line[s-1] == '-')) {
+	// The address is in angle brackets after a name: a "…-by" key names
+	// a person too.
+	for s := colon - 1; s >= 0 && colon-s <= maxTrailerKey; s-- {
+		if !isAlpha(line[s]) || (s > 0 && (isAlnum(line[s-1]) || line[s-1] == '-' || line[s-1] == '.' || line[s-1] == '_')) {
 			continue
 		}
-		if key := trailerKey(line[s : colon+1]); key != "" && peopleTrailers[key] {
+		if key := trailerKey(line[s : colon+1]); key != "" && (namedTrailer(key) || byTrailer(key)) {
 			return true
 		}
 	}

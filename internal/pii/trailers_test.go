@@ -38,6 +38,17 @@ func TestTrailers(t *testing.T) {
 		{"key words written apart", finding.KindCommitMessage, "S\n\nBody.\n\nCo-authored by: bo.sample@mailhost.io;\nSigned off by: Ana Example <ana.example@mailhost.io>\n", nil},
 		{"key words apart inside a line", finding.KindCommitMessage, "Fix x, Co-Authored By: Ana Example <ana.example@mailhost.io> (#3)\n", nil},
 		{"a sentence with a colon is not a key", finding.KindCommitMessage, "S\n\nPlease write to me: bo.sample@mailhost.io\n", []int{3}},
+		// Trailers by git's grammar: any key that names a person.
+		{"a prefixed DCO key", finding.KindCommitMessage, "S\n\nDocker-DCO-1.1-Signed-off-by: Ana Example <ana.example@mailhost.io> (github: anaexample)\n", nil},
+		{"a prefixed key in the body", finding.KindCommitMessage, "S\n\nUpstream-Reviewed-by: bo.sample@mailhost.io\n\nMore.\n", nil},
+		{"invented by keys", finding.KindCommitMessage, "S\n\nCo-developed-by: Ana Example <ana.example@mailhost.io>\nRefactored-by: Bo Sample <bo.sample@mailhost.io> (github: bosample)\nBisected-By : Cy Person <cy.person@mailhost.io>\n", nil},
+		{"an invented key in a squash body", finding.KindCommitMessage, "Feature (#12)\n\n* step\n  Refactored-by: Bo Sample <bo.sample@mailhost.io>\n\nText.\n", nil},
+		{"a cc variant", finding.KindCommitMessage, "S\n\nStable-Cc: Bo Sample <bo.sample@mailhost.io>\n", nil},
+		{"continuation of an invented key", finding.KindCommitMessage, "S\n\nPaired-with-by: Ana Example <ana.example@mailhost.io>,\n\tBo Sample <bo.sample@mailhost.io>\n", nil},
+		{"an invented key inside the subject", finding.KindCommitMessage, "Fix x, Co-developed-by: Ana Example <ana.example@mailhost.io> (#3)\n", nil},
+		{"an invented key with a bare address is scanned", finding.KindCommitMessage, "S\n\nPaid-by: bo.sample@mailhost.io\n", []int{3}},
+		{"a key that is not a person's", finding.KindCommitMessage, "S\n\nX-Mailer: Bo Sample <bo.sample@mailhost.io>\n", []int{3}},
+		{"an invented key in a diff", finding.KindDiff, "Co-developed-by: Ana Example <ana.example@mailhost.io>\n", []int{1}},
 		{"an inline trailer in a diff", finding.KindDiff, "x, Signed-off-by: Ana Example <ana.example@mailhost.io>\n", []int{1}},
 		{"a fixture in a diff", finding.KindDiff, "Signed-off-by: Ana Example <ana.example@mailhost.io>\n", []int{1}},
 		{"a text", finding.KindText, "x\n\nSigned-off-by: Ana Example <ana.example@mailhost.io>\n", []int{3}},
@@ -64,6 +75,7 @@ func TestTrailers(t *testing.T) {
 func FuzzTrailerLines(f *testing.F) {
 	f.Add("S\n\nSigned-off-by: A <a@b.io>\n c\n")
 	f.Add("Cc: x\n\n* Co-authored-by: y\n\n\n")
+	f.Add("S\n\nDocker-DCO-1.1-Signed-off-by: A <a@b.io> (github: a)\nX_y.z-By : B <b@c.io>\n\tC <c@d.io>\n")
 	f.Fuzz(func(t *testing.T, msg string) {
 		var lines []scanner.Line
 		for i, l := range strings.Split(msg, "\n") {
