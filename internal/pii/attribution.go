@@ -144,3 +144,49 @@ func (a *authorBlock) next(line []byte) bool {
 	}
 	return false
 }
+
+// docExtensions are the extensions of documentation files (lower case).
+var docExtensions = []string{".md", ".markdown", ".mdx", ".rst", ".txt", ".adoc", ".asciidoc", ".rdoc", ".textile"}
+
+// fixtureDirs are directories whose files are fixtures or examples, not
+// documentation (lower case).
+var fixtureDirs = []string{"test", "tests", "testdata", "testing", "__tests__", "spec", "specs", "fixture", "fixtures", "example", "examples", "sample", "samples", "mock", "mocks"}
+
+// docFile reports whether p is a documentation file: Markdown,
+// reStructuredText, AsciiDoc or plain text anywhere, HTML under a doc or
+// docs directory; not in a test, fixture or example directory.
+func docFile(p string) bool {
+	if p == "" {
+		return false
+	}
+	lp := strings.ToLower(p)
+	dirs := strings.Split(path.Dir(lp), "/")
+	for _, d := range dirs {
+		for _, f := range fixtureDirs {
+			if d == f {
+				return false
+			}
+		}
+	}
+	ext := path.Ext(lp)
+	for _, e := range docExtensions {
+		if ext == e {
+			return true
+		}
+	}
+	if ext == ".html" || ext == ".htm" {
+		for _, d := range dirs {
+			if d == "doc" || d == "docs" || d == "documentation" || d == "site" || d == "website" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mailtoContact reports an address right after "mailto:": in
+// documentation, a contact published on purpose (a security contact, a
+// maintainer's link).
+func mailtoContact(line []byte, start int) bool {
+	return hasSuffixFold(line[:start], "mailto:")
+}

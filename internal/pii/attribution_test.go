@@ -44,6 +44,14 @@ func TestAttribution(t *testing.T) {
 		{"authorized is not author", "x.yml", `authorized_users: ["tia.example@mailhost.io"]`, []string{"warning"}},
 		{"authority is not author", "x.cfg", "authority = uma.example@mailhost.io", []string{"warning"}},
 		{"a plain list item", "x.yml", "  - Vic Example <vic.example@mailhost.io>", []string{"warning"}},
+		// mailto: in documentation is a published contact.
+		{"mailto in markdown", "docs/support.md", "Report it to [the team](mailto:abe.example@mailhost.io).", []string{"note"}},
+		{"mailto in rst", "README.rst", "`Ana <mailto:ana.example@mailhost.io>`_", []string{"note"}},
+		{"mailto in docs html", "site/docs/contact.html", `<a href="mailto:bo.example@mailhost.io">Bo</a>`, []string{"note"}},
+		{"bare address in markdown", "docs/support.md", "write to abe.example@mailhost.io", []string{"warning"}},
+		{"mailto in code", "web/contact.js", `href = "mailto:cy.example@mailhost.io"`, []string{"warning"}},
+		{"mailto in a fixture's markdown", "tests/fixtures/page.md", "[x](mailto:dee.example@mailhost.io)", []string{"warning"}},
+		{"mailto in html outside docs", "web/index.html", `<a href="mailto:eve.example@mailhost.io">`, []string{"warning"}},
 		{"a license-like name", "tests/licensee.json", `{"to": "wes.example@mailhost.io"}`, []string{"warning"}},
 	}
 	for _, c := range cases {

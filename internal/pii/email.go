@@ -91,6 +91,10 @@ func emailAt(b []byte, i int) (start, end int, ok bool) {
 		if k := start - 1; k >= 3 && equalFold(b[k-3:k], "cid") && !isWord(before(b, k-3)) {
 			return 0, 0, false // cid:logo@host, an e-mail part's Content-ID
 		}
+	case '/':
+		if before(b, start-1) == '/' && before(b, start-2) == ':' {
+			return 0, 0, false // scheme://user@host: a URL's user name, not an address
+		}
 	case '<':
 		if mailHeaderID(b, start-1) {
 			return 0, 0, false // Message-ID: <local@host>, In-Reply-To, References
@@ -134,10 +138,39 @@ func emailAt(b []byte, i int) (start, end int, ok bool) {
 	if equalFold(domain, "openssh.com") || equalFold(domain, "libssh.org") {
 		return 0, 0, false
 	}
+	if urlPath(b, start) {
+		return 0, 0, false
+	}
 	if !rootDomain(domain) {
 		return 0, 0, false
 	}
 	return start, end, true
+}
+
+// urlPath reports whether the address starting at start is in the path
+// of a URL (https://lore.example.org/r/20240101.1234-1-id@host/): a
+// mailing-list archive names a message by its Message-ID there, and a
+// mailbox has no business in a path. An address in the query
+// (?q=ana@host, &email=) is still reported: that is where forms put
+// people's addresses.
+func urlPath(b []byte, start int) bool {
+	slash := false
+	for k := start; k > 0; k-- {
+		switch c := b[k-1]; c {
+		case ' ', '\t', '"', '\'', '<', '>', '(', ')', '[', ']', '`', ',', '|':
+			return false
+		case '?', '=', '&', '#':
+			return false
+		case '/':
+			if k >= 2 && b[k-2] == '/' {
+				// The authority starts after "//": the address is in the
+				// path only if a '/' came after it.
+				return slash && k >= 3 && b[k-3] == ':'
+			}
+			slash = true
+		}
+	}
+	return false
 }
 
 // urlUserinfo reports whether the ':' at i separates a URL's user name
@@ -642,6 +675,11 @@ var emailSamples = samples{
 		{`{"email":"j_smith-99@uni.edu"}`, "j_smith-99@uni.edu"},
 		{"// Questions? Write to (bob@corp.io).", "bob@corp.io"},
 		{"mailto:alice@company.de?subject=hi", "alice@company.de"},
+		// Not a URL's user name or path: a comment, a query, a protocol-relative path.
+		{"//maria.keller@mailhost.de", "maria.keller@mailhost.de"},
+		{"https://keys.mailhost.io/search?q=maria.keller@mailhost.de", "maria.keller@mailhost.de"},
+		{"see https://mailhost.io/u?email=maria.keller@mailhost.de&x=1", "maria.keller@mailhost.de"},
+		{"<https://mailhost.io/about> maria.keller@mailhost.de", "maria.keller@mailhost.de"},
 		{"send to .carol@firm.fr.", "carol@firm.fr"},
 		{"DAVE@BIGCO.COM wrote:", "DAVE@BIGCO.COM"},
 		{"12345678@qq.com", "12345678@qq.com"},
@@ -673,7 +711,12 @@ var emailSamples = samples{
 	},
 	FP: []string{
 		"contact: jane@example.com",
-		"noreply@xn--80ak6aa92e.com", "release-bot@xn--d1acufc.xn--p1ai", "support@xn--80ak6aa92e.com",
+		"noreply@xn--80ak6aa92e.com",
+		// A URL's user name, and Message-IDs in a mailing-list archive's path.
+		"git clone https://ana.lima@mailhost.io/org/repo.git", "ssh://deploy.user@mailhost.io:2222/srv",
+		"https://lore.mailhost.org/r/20240101120000.12345-1-ana.lima@mailhost.io/",
+		"[archive](https://lists-mailhost.org/archives/msg/CAF1234abcd.ana@mail.mailhost.io)",
+		"https://mailhost.io/thread/ana.lima@mailhost.io/T/#u", "release-bot@xn--d1acufc.xn--p1ai", "support@xn--80ak6aa92e.com",
 		"jane.doe@gmail.com john.doe@company.org",
 		"admin@mail.example.org and ops@example.net",
 		"user@host.test, user@foo.example, x@y.invalid, root@localhost, me@box.localhost",

@@ -147,6 +147,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 		trailers = trailerLines(f.Lines)
 	}
 	credits := attributionFile(f.Path)
+	docs := docFile(f.Path)
 	var authors authorBlock
 	for i := range f.Lines {
 		text := f.Lines[i].Text
@@ -166,8 +167,11 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 					if message && inlineTrailer(text, start) {
 						return // a trailer a squash merge left inside a line
 					}
-					if credits || inAuthors || attributedOnLine(text, start) {
+					switch {
+					case credits || inAuthors || attributedOnLine(text, start):
 						sev, desc = finding.SeverityNote, attributionDescription
+					case docs && mailtoContact(text, start):
+						sev, desc = finding.SeverityNote, contactDescription
 					}
 				}
 				emit(scanner.Match{
@@ -188,6 +192,10 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 
 // attributionDescription describes an email finding in a credit.
 const attributionDescription = "An email address in a credit (copyright, author or maintainer line, a list of a project's people): personal data published on purpose, reported as a note."
+
+// contactDescription describes an email finding in a mailto: link of a
+// documentation file.
+const contactDescription = "An email address in a mailto: link of a documentation file: a contact published on purpose, reported as a note."
 
 // lineStats counts the bytes that candidates of each detector need, so a
 // line is scanned only by detectors that could match it.
