@@ -2,6 +2,7 @@ package pii
 
 import (
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 
@@ -148,10 +149,13 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	}
 	credits := attributionFile(f.Path)
 	docs := docFile(f.Path)
+	readme := docs || strings.HasPrefix(strings.ToLower(path.Base(f.Path)), "readme")
 	var authors authorBlock
+	manifest := manifestState{kind: manifestOf(f.Path)}
 	for i := range f.Lines {
 		text := f.Lines[i].Text
 		inAuthors := authors.next(text) || (i > 0 && endsWithBy(f.Lines[i-1].Text))
+		inManifest := manifest.next(text) || keyringUID(text)
 		if trailers[i] {
 			continue // a commit's people, not a leak
 		}
@@ -168,7 +172,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 						return // a trailer a squash merge left inside a line
 					}
 					switch {
-					case credits || inAuthors || attributedOnLine(text, start):
+					case credits || inAuthors || inManifest || attributedOnLine(text, start) || (readme && escapedCredit(text, start, end)):
 						sev, desc = finding.SeverityNote, attributionDescription
 					case docs && mailtoContact(text, start):
 						sev, desc = finding.SeverityNote, contactDescription

@@ -1,0 +1,239 @@
+package pii
+
+import (
+	"bytes"
+	"path"
+	"strings"
+)
+
+// Credits by structure: package manifests publish their people (npm's
+// author, contributors and maintainers; pyproject's and Cargo's authors;
+// a gemspec's authors and email; composer's authors; a POM's developers and
+// contributors; Gradle's developers block), a Debian changelog signs every
+// entry (" -- Name <address>  date"), and a GPG key listing names the
+// key's owner ("uid  Name <address>"). Each is parsed by the shape its
+// ecosystem writes, from the added lines and the path alone (a diff shows
+// only the lines a change added), and its addresses are credits, reported
+// as notes. A manifest in a test, fixture or example directory is a
+// fixture: its addresses keep the detector's severity.
+
+// manifestKind is the format of a file that lists a project's people.
+type manifestKind uint8
+
+const (
+	manifestNone   manifestKind = iota
+	manifestJSON                // package.json, composer.json, bower.json
+	manifestTOML                // pyproject.toml, Cargo.toml, setup.cfg
+	manifestRuby                // *.gemspec
+	manifestXML                 // pom.xml, *.pom, *.nuspec
+	manifestGradle              // build.gradle, build.gradle.kts
+	manifestDebian              // debian/changelog
+)
+
+// manifestOf returns the manifest format of the file at p, or manifestNone.
+func manifestOf(p string) manifestKind {
+	if p == "" || inFixtureDir(p) {
+		return manifestNone
+	}
+	base := strings.ToLower(path.Base(p))
+	switch base {
+	case "package.json", "composer.json", "bower.json", "component.json", "jsr.json", "deno.json":
+		return manifestJSON
+	case "pyproject.toml", "cargo.toml", "setup.cfg":
+		return manifestTOML
+	case "pom.xml":
+		return manifestXML
+	case "build.gradle", "build.gradle.kts":
+		return manifestGradle
+	case "changelog":
+		if strings.HasSuffix(strings.ToLower(p), "debian/changelog") {
+			return manifestDebian
+		}
+	}
+	switch path.Ext(base) {
+	case ".gemspec":
+		return manifestRuby
+	case ".pom", ".nuspec":
+		return manifestXML
+	}
+	return manifestNone
+}
+
+// inFixtureDir reports a path under a test, fixture or example directory.
+func inFixtureDir(p string) bool {
+	for _, d := range strings.Split(strings.ToLower(path.Dir(p)), "/") {
+		for _, f := range fixtureDirs {
+			if d == f {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// peopleKeys are the manifest keys (lower case) whose values name people
+// or their addresses.
+var peopleKeys = []string{"author", "authors", "maintainer", "maintainers", "contributor", "contributors",
+	"developer", "developers", "owner", "owners", "email", "emails", "author_email", "maintainer_email", "author-email", "maintainer-email"}
+
+func isPeopleKey(k []byte) bool {
+	for _, p := range peopleKeys {
+		if equalFold(k, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// manifestState follows the blocks of a manifest's people across the
+// lines of a fragment: a JSON, TOML or Ruby array or table opened after a
+// people key, an XML element, a Gradle block.
+type manifestState struct {
+	kind  manifestKind
+	depth int // open brackets (or elements) of the people block; 0 outside
+}
+
+// next reads line and reports whether the addresses on it are credits.
+func (m *manifestState) next(line []byte) bool {
+	switch m.kind {
+	case manifestNone:
+		return false
+	case manifestDebian:
+		// The signature line of an entry: " -- Name <address>  date".
+		return bytes.HasPrefix(line, []byte(" -- "))
+	case manifestXML:
+		return m.xml(line)
+	}
+	inside := m.depth > 0
+	key, rest, ok := manifestKey(line, m.kind)
+	if ok && isPeopleKey(key) {
+		m.depth += brackets(rest)
+		if m.depth < 0 {
+			m.depth = 0
+		}
+		return true
+	}
+	if m.kind == manifestGradle && !inside {
+		// developers { developer { email = '…' } }
+		t := bytes.TrimSpace(line)
+		for _, k := range []string{"developers", "developer", "contributors", "contributor"} {
+			if len(t) > len(k) && equalFold(t[:len(k)], k) && bytes.HasSuffix(t, []byte("{")) {
+				m.depth = brackets(t)
+				return true
+			}
+		}
+	}
+	if inside {
+		m.depth += brackets(line)
+		if m.depth < 0 {
+			m.depth = 0
+		}
+		return true
+	}
+	return false
+}
+
+// xml follows <developers>, <contributors>, <authors> and <owners>
+// elements, and reports an <email> element anywhere in a POM (a
+// developer's, a contributor's, an organisation's: all published).
+func (m *manifestState) xml(line []byte) bool {
+	t := bytes.TrimSpace(line)
+	credit := m.depth > 0
+	for _, tag := range []string{"developers", "contributors", "authors", "owners", "maintainers"} {
+		if containsFold(t, "<"+tag+">") {
+			m.depth++
+			credit = true
+		}
+		if containsFold(t, "</"+tag+">") && m.depth > 0 {
+			m.depth--
+		}
+	}
+	return credit || containsFold(t, "<email>")
+}
+
+// manifestKey returns the key a manifest line assigns and the text after
+// the assignment: "key": (JSON), key = (TOML, INI), spec.key = (Ruby),
+// key = or key( (Gradle).
+func manifestKey(line []byte, kind manifestKind) (key, rest []byte, ok bool) {
+	t := bytes.TrimLeft(line, " \t")
+	if kind == manifestJSON {
+		if len(t) == 0 || t[0] != '"' {
+			return nil, nil, false
+		}
+		e := bytes.IndexByte(t[1:], '"')
+		if e < 0 {
+			return nil, nil, false
+		}
+		key = t[1 : 1+e]
+		rest = bytes.TrimLeft(t[2+e:], " \t")
+		if len(rest) == 0 || rest[0] != ':' {
+			return nil, nil, false
+		}
+		return key, rest[1:], true
+	}
+	if kind == manifestRuby {
+		// spec.authors = […], s.email = '…'
+		d := bytes.IndexByte(t, '.')
+		if d < 0 || d > 16 {
+			return nil, nil, false
+		}
+		t = t[d+1:]
+	}
+	k := 0
+	for k < len(t) && (isWord(t[k]) || t[k] == '-') {
+		k++
+	}
+	if k == 0 {
+		return nil, nil, false
+	}
+	key = t[:k]
+	rest = bytes.TrimLeft(t[k:], " \t")
+	if len(rest) == 0 || (rest[0] != '=' && rest[0] != ':' && !(kind == manifestGradle && rest[0] == '(')) {
+		return nil, nil, false
+	}
+	return key, rest[1:], true
+}
+
+// brackets returns the opening minus the closing brackets and braces of
+// b outside quoted strings.
+func brackets(b []byte) int {
+	n := 0
+	var quote byte
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '[' || c == '{':
+			n++
+		case c == ']' || c == '}':
+			n--
+		}
+	}
+	return n
+}
+
+// keyringUID reports a user ID line of a GPG key listing ("uid
+// [ultimate] Name <address>", or "uid:u::::…:Name <address>:" with
+// --with-colons): the key's owner, published with the key.
+func keyringUID(line []byte) bool {
+	t := bytes.TrimLeft(line, " \t")
+	return len(t) > 4 && equalFold(t[:3], "uid") && (t[3] == ' ' || t[3] == '\t' || t[3] == ':')
+}
+
+// escapedCredit reports "Name &lt;address&gt;" in documentation: a
+// contributor list rendered to HTML, published on purpose.
+func escapedCredit(line []byte, start, end int) bool {
+	head := line[:start]
+	if !hasSuffixFold(head, "&lt;") || !bytes.HasPrefix(line[end:], []byte("&gt;")) {
+		return false
+	}
+	name := bytes.TrimSpace(head[:len(head)-4])
+	return len(name) > 0 && isAlpha(name[len(name)-1])
+}

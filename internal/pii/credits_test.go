@@ -1,0 +1,105 @@
+package pii
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/privscan/privscan/finding"
+	"github.com/privscan/privscan/scanner"
+)
+
+// TestCredits: the people of a package manifest, a Debian changelog, a
+// key listing and a rendered contributor list are credits (notes); the
+// same files in a fixture directory, and other addresses, keep the
+// warning. Synthetic names and hosts only; each fragment is the added
+// lines alone, as a diff gives them.
+func TestCredits(t *testing.T) {
+	d, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, path, text string
+		want             []string // severity of each email finding, in order
+	}{
+		{"npm author string", "package.json", `  "author": "Ana Example <ana.example@mailhost.io> (https://mailhost.io/ana)",`, []string{"note"}},
+		{"npm contributors objects", "pkg/package.json", "  \"contributors\": [\n    {\n      \"name\": \"Bo Example\",\n      \"email\": \"bo.example@mailhost.io\"\n    },\n    \"Cy Example <cy.example@mailhost.io>\"\n  ],\n  \"config\": {\"to\": \"dee.example@mailhost.io\"}", []string{"note", "note", "warning"}},
+		{"npm maintainer object alone", "package.json", `    "email": "eve.example@mailhost.io"`, []string{"note"}},
+		{"npm other key", "package.json", `  "notify": "fay.example@mailhost.io",`, []string{"warning"}},
+		{"npm in a fixture", "test/fixtures/pkg/package.json", `  "author": "Gus Example <gus.example@mailhost.io>",`, []string{"note"}}, // the line names its author: a credit by the existing rule
+		{"npm email in a fixture", "test/fixtures/pkg/package.json", `  "email": "gus.example@mailhost.io",`, []string{"warning"}},
+		{"composer authors", "composer.json", "    \"authors\": [\n        {\n            \"name\": \"Hal Example\",\n            \"email\": \"hal.example@mailhost.io\",\n            \"homepage\": \"https://mailhost.io\"\n        }\n    ],", []string{"note"}},
+		{"pyproject inline tables", "pyproject.toml", "authors = [\n  {name = \"Ida Example\", email = \"ida.example@mailhost.io\"},\n]\nmaintainers = [\n  { name = \"Jo Example\", email = \"jo.example@mailhost.io\" }\n]\n[tool.x]\nnotify = \"kim.example@mailhost.io\"", []string{"note", "note", "warning"}},
+		{"cargo authors", "crates/x/Cargo.toml", "authors = [\n    \"Lu Example <lu.example@mailhost.io>\",\n]", []string{"note"}},
+		{"setup.cfg", "setup.cfg", "author_email = mo.example@mailhost.io", []string{"note"}},
+		{"gemspec", "x.gemspec", "  spec.authors = [\"Nia Example\"]\n  spec.email = [\"nia.example@mailhost.io\",\n    \"oli.example@mailhost.io\"]\n  spec.homepage = \"https://mailhost.io\"", []string{"note", "note"}},
+		{"pom developers", "pom.xml", "  <developers>\n    <developer>\n      <name>Pat Example</name>\n      <email>pat.example@mailhost.io</email>\n    </developer>\n  </developers>", []string{"note"}},
+		{"pom email alone", "lib/pom.xml", "      <email>quinn.example@mailhost.io</email>", []string{"note"}},
+		{"pom other", "pom.xml", "  <notify>rae.example@mailhost.io</notify>", []string{"warning"}},
+		{"gradle developers", "build.gradle", "        developers {\n            developer {\n                email = 'sam.example@mailhost.io'\n            }\n        }\n    ext.notify = 'tia.example@mailhost.io'", []string{"note", "warning"}},
+		{"debian changelog", "debian/changelog", "pkg (1.0-1) unstable; urgency=low\n\n  * New upstream release.\n\n -- Uma Example <uma.example@mailhost.io>  Mon, 01 Jan 2024 10:00:00 +0000", []string{"note"}},
+		{"debian changelog body", "debian/changelog", "  * Thanks to the report of vic.example@mailhost.io", []string{"note"}}, // "thanks to": a credit by the existing rule
+		{"changelog elsewhere", "CHANGELOG.md", " -- Wes Example <wes.example@mailhost.io>  Mon, 01 Jan 2024", []string{"warning"}},
+		{"keyring uid", "KEYS", "pub   rsa4096 2020-01-01 [SC]\nuid           [ultimate] Xia Example <xia.example@mailhost.io>\nsub   rsa4096 2020-01-01 [E]", []string{"note"}},
+		{"keyring colons", "keys.txt", "uid:u::::1577836800::ABCDEF::Yan Example <yan.example@mailhost.io>::::::::::0:", []string{"note"}},
+		{"escaped credit in a readme", "README.html", "<li>Zoe Example &lt;zoe.example@mailhost.io&gt;</li>", []string{"note"}},
+		{"escaped credit in docs", "docs/thanks.md", "* Abe Example &lt;abe.example@mailhost.io&gt;", []string{"note"}},
+		{"escaped address in code", "web/list.js", "html = 'Abe Example &lt;abe.example@mailhost.io&gt;'", []string{"warning"}},
+		{"escaped address without a name", "README.md", "&lt;bea.example@mailhost.io&gt;", []string{"warning"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := &scanner.Fragment{Kind: finding.KindDiff, Path: c.path}
+			for i, l := range strings.Split(c.text, "\n") {
+				f.Lines = append(f.Lines, scanner.Line{Number: i + 1, Text: []byte(l)})
+			}
+			var got []string
+			d.Detect(f, func(m scanner.Match) {
+				if m.RuleID == "pii/email" {
+					got = append(got, m.Severity.String())
+				}
+			})
+			if fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("severities %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+func TestBrackets(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int
+	}{
+		{`"authors": [`, 1}, {`{ "a": "[x" }`, 0}, {`],`, -1}, {`"x\"[": [{`, 2}, {`'[' ]`, -1},
+	} {
+		if got := brackets([]byte(c.in)); got != c.want {
+			t.Errorf("brackets(%q) = %d, want %d", c.in, got, c.want)
+		}
+	}
+}
+
+// FuzzManifest runs the manifest readers over arbitrary lines: no panic,
+// and a block never has a negative depth.
+func FuzzManifest(f *testing.F) {
+	f.Add("\"contributors\": [\n {\"email\": \"a@b.io\"}\n]\n", uint8(1))
+	f.Add("authors = [\n {name = \"A\", email = \"a@b.io\"},\n]", uint8(2))
+	f.Add("spec.email = ['a@b.io',\n 'c@d.io']", uint8(3))
+	f.Add("<developers><developer><email>a@b.io</email></developer></developers>", uint8(4))
+	f.Add("developers {\n developer { email = 'a@b.io' }\n}", uint8(5))
+	f.Add(" -- A <a@b.io>  Mon, 01 Jan 2024\nuid [u] A <a@b.io>\nA &lt;a@b.io&gt;", uint8(6))
+	f.Fuzz(func(t *testing.T, text string, kind uint8) {
+		m := manifestState{kind: manifestKind(kind % 7)}
+		for _, l := range strings.Split(text, "\n") {
+			m.next([]byte(l))
+			keyringUID([]byte(l))
+			if m.depth < 0 {
+				t.Fatalf("depth %d", m.depth)
+			}
+			for i := 0; i <= len(l); i++ {
+				escapedCredit([]byte(l), i, i)
+			}
+		}
+	})
+}
