@@ -3,7 +3,14 @@
 // is a candidate false positive to review:
 //
 //	go run ./bench/cmd/precision [-privscan BIN] [-last N | -range A..B] [-sample 40]
-//	    [-labels FILE] [-out DIR [-reuse]] REPO[=RANGE]...
+//	    [-labels FILE]... [-out DIR [-reuse]] REPO[=RANGE]...
+//	go run ./bench/cmd/precision [-privscan BIN] -corpora DIR -set NAME=LIST... [-labels FILE]...
+//
+// A set (-set tuning=bench/precision-tuning.txt) is a list of public
+// repositories, one per line as `owner/name RANGE [kind…]`, cloned as
+// DIR/NAME/<name>; the report names them by owner/name and gives each set
+// its own summary, with the reviewed false positives per family (trailer,
+// credit, url, mailto, other).
 //
 // For each repository it runs `privscan history` (JSON), measures the
 // added text of the same range with `git log -p`, and prints per detector
@@ -56,9 +63,44 @@ type report struct {
 }
 
 type options struct {
-	rng, bin, out, labels string
-	last, sample          int
-	reuse                 bool
+	rng, bin, out, corpora string
+	labels                 []string
+	sets                   []string
+	last, sample           int
+	reuse                  bool
+}
+
+// corpus is one repository to measure: its directory, range, the name
+// the report gives it and the set it belongs to ("" outside sets).
+type corpus struct {
+	dir, rng, name, set string
+}
+
+// readSet reads a list of `owner/name RANGE [kind…]` lines (blank lines
+// and # comments ignored) and places each repository at
+// corpora/set/<name>.
+func readSet(set, file, corpora string) ([]corpus, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var out []corpus
+	for i, l := range strings.Split(string(b), "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || l[0] == '#' {
+			continue
+		}
+		f := strings.Fields(l)
+		owner, name, ok := strings.Cut(f[0], "/")
+		if len(f) < 2 || !ok || owner == "" || name == "" || strings.Contains(name, "/") {
+			return nil, fmt.Errorf("%s:%d: want owner/name RANGE [kind]", file, i+1)
+		}
+		out = append(out, corpus{dir: filepath.Join(corpora, set, name), rng: f[1], name: f[0], set: set})
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no repositories", file)
+	}
+	return out, nil
 }
 
 func run(args []string, out io.Writer) error {
@@ -68,21 +110,51 @@ func run(args []string, out io.Writer) error {
 	fs.IntVar(&o.last, "last", 1000, "commits to scan when no range is given")
 	fs.IntVar(&o.sample, "sample", 40, "locations of findings at warning and above to sample per repository")
 	fs.StringVar(&o.bin, "privscan", "privscan", "the privscan binary")
-	fs.StringVar(&o.labels, "labels", "", "review labels: lines of `COMMIT PATH:LINE:COLUMN RULE TP|FP [SHAPE]` (PATH is - for a commit message)")
+	fs.Func("labels", "review labels (repeatable): lines of `COMMIT PATH:LINE:COLUMN RULE TP|FP [SHAPE]` (PATH is - for a commit message)", func(v string) error {
+		o.labels = append(o.labels, v)
+		return nil
+	})
+	fs.Func("set", "a set of repositories (repeatable): `NAME=FILE`, FILE listing owner/name RANGE per line, cloned under -corpora as NAME/<name>", func(v string) error {
+		if n, f, ok := strings.Cut(v, "="); !ok || n == "" || f == "" {
+			return errors.New("want NAME=FILE")
+		}
+		o.sets = append(o.sets, v)
+		return nil
+	})
+	fs.StringVar(&o.corpora, "corpora", "", "the directory holding each set's clones (with -set)")
 	fs.StringVar(&o.out, "out", "", "directory to keep each repository's privscan JSON report in (NAME.json)")
 	fs.BoolVar(&o.reuse, "reuse", false, "read the report from -out instead of running privscan when it is there")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if fs.NArg() == 0 {
-		return errors.New("usage: precision [-range A..B] [-last N] [-sample N] [-labels FILE] [-out DIR [-reuse]] REPO[=RANGE]…")
+	if fs.NArg() == 0 && len(o.sets) == 0 {
+		return errors.New("usage: precision [-range A..B] [-last N] [-sample N] [-labels FILE]… [-out DIR [-reuse]] REPO[=RANGE]… | -corpora DIR -set NAME=FILE…")
+	}
+	if len(o.sets) > 0 && o.corpora == "" {
+		return errors.New("-set needs -corpora")
 	}
 	labels := map[string]label{}
-	if o.labels != "" {
-		var err error
-		if labels, err = readLabels(o.labels); err != nil {
+	for _, name := range o.labels {
+		l, err := readLabels(name)
+		if err != nil {
 			return err
 		}
+		for k, v := range l {
+			labels[k] = v
+		}
+	}
+	var corpora []corpus
+	for _, arg := range fs.Args() {
+		repo, r, _ := strings.Cut(arg, "=")
+		corpora = append(corpora, corpus{dir: repo, rng: r, name: filepath.Base(repo)})
+	}
+	for _, set := range o.sets {
+		n, f, _ := strings.Cut(set, "=")
+		cs, err := readSet(n, f, o.corpora)
+		if err != nil {
+			return err
+		}
+		corpora = append(corpora, cs...)
 	}
 	home, err := os.MkdirTemp("", "privscan-precision")
 	if err != nil {
@@ -90,8 +162,8 @@ func run(args []string, out io.Writer) error {
 	}
 	defer os.RemoveAll(home)
 	var rows []summary
-	for _, arg := range fs.Args() {
-		repo, r, _ := strings.Cut(arg, "=")
+	for _, c := range corpora {
+		repo, r := c.dir, c.rng
 		if r == "" {
 			r = o.rng
 		}
@@ -103,32 +175,54 @@ func run(args []string, out io.Writer) error {
 				r = strings.TrimSpace(base) + "..HEAD"
 			}
 		}
-		rep, err := load(o, repo, r, home)
+		rep, err := load(o, c, r, home)
 		if err != nil {
-			return fmt.Errorf("%s: %w", repo, err)
+			return fmt.Errorf("%s: %w", c.name, err)
 		}
 		added, err := addedBytes(repo, r)
 		if err != nil {
-			return fmt.Errorf("%s: %w", repo, err)
+			return fmt.Errorf("%s: %w", c.name, err)
 		}
 		trailers, err := trailerFindings(repo, rep.Findings)
 		if err != nil {
-			return fmt.Errorf("%s: %w", repo, err)
+			return fmt.Errorf("%s: %w", c.name, err)
 		}
-		rows = append(rows, print(out, repo, r, rep, added, trailers, o.sample, labels))
+		s := print(out, c.name, r, rep, added, trailers, o.sample, labels)
+		s.set = c.set
+		rows = append(rows, s)
 	}
-	printSummary(out, rows)
+	if len(o.sets) == 0 {
+		printSummary(out, rows)
+		return nil
+	}
+	for _, set := range o.sets {
+		n, _, _ := strings.Cut(set, "=")
+		var in []summary
+		for _, s := range rows {
+			if s.set == n {
+				in = append(in, s)
+			}
+		}
+		fmt.Fprintf(out, "# Set %s\n\n", n)
+		printSummary(out, in)
+		printFamilies(out, in)
+	}
 	return nil
 }
 
 // load runs privscan history, or reads the report kept by an earlier run.
-func load(o options, repo, rng, home string) (*report, error) {
+func load(o options, c corpus, rng, home string) (*report, error) {
+	repo := c.dir
 	var keep string
 	if o.out != "" {
 		if err := os.MkdirAll(o.out, 0o755); err != nil {
 			return nil, err
 		}
-		keep = filepath.Join(o.out, filepath.Base(repo)+".json")
+		name := filepath.Base(repo)
+		if c.set != "" {
+			name = c.set + "-" + name
+		}
+		keep = filepath.Join(o.out, name+".json")
 		if o.reuse {
 			if b, err := os.ReadFile(keep); err == nil {
 				return decode(b)
@@ -210,7 +304,9 @@ func addedBytes(repo, rng string) (int64, error) {
 // a squash merge's body, or inside a line when a squash folded the body
 // into the subject; also with the key's words written apart
 // ("Co-authored by:").
-var peopleTrailer = regexp.MustCompile(`(?i)(?:^|[^a-z0-9-])(?:signed[- ]off[- ]by|co[- ]authored[- ]by|(?:reviewed|acked|tested|reported|suggested|helped)[- ]by|cc)[ \t]*:`)
+// Any key ending in "by" or "cc" counts (git accepts any token as a key:
+// "Co-developed-by", "Docker-DCO-1.1-Signed-off-by", "Stable-Cc").
+var peopleTrailer = regexp.MustCompile(`(?i)(?:^|[^a-z0-9._-])(?:[a-z0-9._-]+[- ]by|(?:[a-z0-9._-]+-)?cc|signed off by|co[- ]authored by)[ \t]*:`)
 
 // trailerFindings counts PII findings on commit-message lines that are
 // people trailers. It reads the messages but reports only the count.
@@ -301,14 +397,70 @@ func (g group) rate() (float64, bool) {
 }
 
 type summary struct {
-	name       string
+	name, set  string
 	commits    int
 	mb         float64
 	trailers   int
 	bySeverity map[string]int
 	groups     map[string]*group // "pii", "secrets"
 	fpShapes   map[string]int
+	families   map[string]int // reviewed false positives at warning and above per family
 	unlabelled int
+}
+
+// families are the kinds of false positive the report counts apart:
+// commit-message trailers, credits in metadata, addresses in URLs
+// (user names, Message-IDs), mailto: contacts, and everything else.
+var families = []string{"trailer", "credit", "url", "mailto", "other"}
+
+// familyOf maps a label's shape to its family.
+func familyOf(shape string) string {
+	switch {
+	case strings.HasPrefix(shape, "trailer"):
+		return "trailer"
+	case strings.HasPrefix(shape, "credit"), strings.HasPrefix(shape, "attribution"):
+		return "credit"
+	case strings.HasPrefix(shape, "url"), strings.HasPrefix(shape, "message-id"):
+		return "url"
+	case strings.HasPrefix(shape, "mailto"):
+		return "mailto"
+	}
+	return "other"
+}
+
+// printFamilies prints the reviewed PII false positives at warning and
+// above of a set per family, with the set's totals.
+func printFamilies(out io.Writer, rows []summary) {
+	fmt.Fprintf(out, "PII false positives at warning and above per family (reviewed):\n\n| corpus | MB added | PII warning+ | reviewed |")
+	for _, f := range families {
+		fmt.Fprintf(out, " %s |", f)
+	}
+	fmt.Fprintf(out, " FPs | FPs per 10 MB | trailer findings |\n| --- | ---: | ---: | ---: |")
+	for range families {
+		fmt.Fprintf(out, " ---: |")
+	}
+	fmt.Fprintf(out, " ---: | ---: | ---: |\n")
+	total := summary{name: "all", families: map[string]int{}}
+	var warn, reviewed, fps int
+	line := func(s summary, warn, reviewed, fps int) {
+		fmt.Fprintf(out, "| %s | %.1f | %d | %d |", s.name, s.mb, warn, reviewed)
+		for _, f := range families {
+			fmt.Fprintf(out, " %d |", s.families[f])
+		}
+		fmt.Fprintf(out, " %d | %.2f | %d |\n", fps, per10(fps, s.mb), s.trailers)
+	}
+	for _, s := range rows {
+		g := s.groups["pii"]
+		line(s, g.warnUp, g.reviewed, g.fps)
+		total.mb += s.mb
+		total.trailers += s.trailers
+		for f, n := range s.families {
+			total.families[f] += n
+		}
+		warn, reviewed, fps = warn+g.warnUp, reviewed+g.reviewed, fps+g.fps
+	}
+	line(total, warn, reviewed, fps)
+	fmt.Fprintln(out)
 }
 
 // fpPer10 estimates the false positives per 10 MB at warning and above of
@@ -343,10 +495,10 @@ func groupOf(rule string) string {
 	return "secrets"
 }
 
-func print(out io.Writer, repo, rng string, rep *report, added int64, trailers, sample int, labels map[string]label) summary {
+func print(out io.Writer, name, rng string, rep *report, added int64, trailers, sample int, labels map[string]label) summary {
 	mb := float64(added) / 1e6
-	s := summary{name: filepath.Base(repo), commits: rep.Summary.CommitsScanned, mb: mb, trailers: trailers,
-		bySeverity: map[string]int{}, fpShapes: map[string]int{}, groups: map[string]*group{"pii": {}, "secrets": {}}}
+	s := summary{name: name, commits: rep.Summary.CommitsScanned, mb: mb, trailers: trailers,
+		bySeverity: map[string]int{}, fpShapes: map[string]int{}, families: map[string]int{}, groups: map[string]*group{"pii": {}, "secrets": {}}}
 	fmt.Fprintf(out, "## %s (%s)\n\n%d commits, %.1f MB of added text, %d findings\n\n", s.name, rng, s.commits, mb, len(rep.Findings))
 	type key struct{ rule, sev, kind string }
 	counts := map[key]int{}
@@ -408,6 +560,9 @@ func print(out io.Writer, repo, rng string, rep *report, added int64, trailers, 
 			g.reviewed++
 			g.fps++
 			s.fpShapes[l.shape]++
+			if groupOf(f.RuleID) == "pii" {
+				s.families[familyOf(l.shape)]++
+			}
 			mark = "FP " + l.shape
 		case ok:
 			g.reviewed++
