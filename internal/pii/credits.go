@@ -219,6 +219,44 @@ func brackets(b []byte) int {
 	return n
 }
 
+// manifestCredit reports, on a line of a manifest (JSON, TOML, Ruby),
+// an address in the value of an email key ("email": "…", email = "…",
+// :email => "…", as inline tables and objects write a person), or an
+// address that is a whole string element of an array ("addr", or "Name
+// <addr>",): manifests hold no arrays of addresses but their people's, and
+// a diff that adds one person to the list shows only that element.
+func manifestCredit(kind manifestKind, line []byte, start, end int) bool {
+	switch kind {
+	case manifestJSON, manifestTOML, manifestRuby:
+	default:
+		return false
+	}
+	head := line[:start]
+	for i := 0; i+5 <= len(head); i++ {
+		if !equalFold(head[i:i+5], "email") || isAlpha(before(head, i)) {
+			continue
+		}
+		k := i + 5
+		for k < len(head) && (head[k] == '"' || head[k] == '\'' || head[k] == ' ' || head[k] == '\t') {
+			k++
+		}
+		if k < len(head) && (head[k] == ':' || head[k] == '=') {
+			return true
+		}
+	}
+	t := bytes.TrimSpace(line)
+	t = bytes.TrimSuffix(t, []byte(","))
+	if len(t) < 2 || (t[0] != '"' && t[0] != '\'') || t[len(t)-1] != t[0] {
+		return false
+	}
+	inner := t[1 : len(t)-1]
+	if bytes.IndexByte(inner, t[0]) >= 0 {
+		return false
+	}
+	// The string is the address, or a person: Name <address> (url).
+	return bytes.Count(inner, []byte("@")) == 1
+}
+
 // keyringUID reports a user ID line of a GPG key listing ("uid
 // [ultimate] Name <address>", or "uid:u::::…:Name <address>:" with
 // --with-colons): the key's owner, published with the key.

@@ -26,6 +26,13 @@ func TestCredits(t *testing.T) {
 		{"npm author string", "package.json", `  "author": "Ana Example <ana.example@mailhost.io> (https://mailhost.io/ana)",`, []string{"note"}},
 		{"npm contributors objects", "pkg/package.json", "  \"contributors\": [\n    {\n      \"name\": \"Bo Example\",\n      \"email\": \"bo.example@mailhost.io\"\n    },\n    \"Cy Example <cy.example@mailhost.io>\"\n  ],\n  \"config\": {\"to\": \"dee.example@mailhost.io\"}", []string{"note", "note", "warning"}},
 		{"npm maintainer object alone", "package.json", `    "email": "eve.example@mailhost.io"`, []string{"note"}},
+		{"npm person element alone", "package.json", `    "Bo Example <bo.example@mailhost.io> (https://mailhost.io)",`, []string{"note"}},
+		{"gemspec email element alone", "x.gemspec", `    "cy.example@mailhost.io",`, []string{"note"}},
+		{"pyproject inline table alone", "pyproject.toml", `  {name = "Dee Example", email="dee.example@mailhost.io"},`, []string{"note"}},
+		{"gemspec hash email", "x.gemspec", `  s.metadata = { :email => "eve.example@mailhost.io" }`, []string{"note"}},
+		{"a string with more than an address", "package.json", `    "write to fay.example@mailhost.io and gus.example@mailhost.io",`, []string{"warning", "warning"}},
+		{"an element in code", "src/list.js", `    "hal.example@mailhost.io",`, []string{"warning"}},
+		{"an element in a fixture manifest", "test/fixtures/package.json", `    "ida.example@mailhost.io",`, []string{"warning"}},
 		{"npm other key", "package.json", `  "notify": "fay.example@mailhost.io",`, []string{"warning"}},
 		{"npm in a fixture", "test/fixtures/pkg/package.json", `  "author": "Gus Example <gus.example@mailhost.io>",`, []string{"note"}}, // the line names its author: a credit by the existing rule
 		{"npm email in a fixture", "test/fixtures/pkg/package.json", `  "email": "gus.example@mailhost.io",`, []string{"warning"}},

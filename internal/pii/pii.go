@@ -151,7 +151,8 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	docs := docFile(f.Path)
 	readme := docs || strings.HasPrefix(strings.ToLower(path.Base(f.Path)), "readme")
 	var authors authorBlock
-	manifest := manifestState{kind: manifestOf(f.Path)}
+	mkind := manifestOf(f.Path)
+	manifest := manifestState{kind: mkind}
 	for i := range f.Lines {
 		text := f.Lines[i].Text
 		inAuthors := authors.next(text) || (i > 0 && endsWithBy(f.Lines[i-1].Text))
@@ -172,7 +173,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 						return // a trailer a squash merge left inside a line
 					}
 					switch {
-					case credits || inAuthors || inManifest || attributedOnLine(text, start) || (readme && escapedCredit(text, start, end)):
+					case credits || inAuthors || inManifest || manifestCredit(mkind, text, start, end) || attributedOnLine(text, start) || (readme && escapedCredit(text, start, end)):
 						sev, desc = finding.SeverityNote, attributionDescription
 					case docs && mailtoContact(text, start):
 						sev, desc = finding.SeverityNote, contactDescription
