@@ -112,7 +112,27 @@ func handleCredit(head []byte) bool {
 type authorBlock struct {
 	open   bool
 	indent int
+	// ci: the file is a CI service's configuration, where a list under
+	// email: or recipients: (Travis CI's notifications) names the
+	// maintainers who get build notices.
+	ci bool
 }
+
+// ciConfig reports a CI service's configuration file (.travis.yml,
+// appveyor.yml, .gitlab-ci.yml, .circleci/config.yml).
+func ciConfig(p string) bool {
+	switch path.Base(p) {
+	case ".travis.yml", "appveyor.yml", ".appveyor.yml", ".gitlab-ci.yml":
+		return !inFixtureDir(p)
+	case "config.yml":
+		return strings.HasSuffix(p, ".circleci/config.yml") && !inFixtureDir(p)
+	}
+	return false
+}
+
+// ciKeys are the keys (lower case) of a CI configuration whose list items
+// are notification recipients.
+var ciKeys = []string{"email", "recipients"}
 
 // authorKeys are the keys (lower case) whose list items name people.
 var authorKeys = []string{"author", "authors", "maintainer", "maintainers", "contributors", "credits", "owners"}
@@ -135,7 +155,11 @@ func (a *authorBlock) next(line []byte) bool {
 	key := bytes.TrimRight(t, " \t\r")
 	if len(key) > 0 && key[len(key)-1] == ':' {
 		key = bytes.Trim(key[:len(key)-1], ` "'`)
-		for _, k := range authorKeys {
+		keys := authorKeys
+		if a.ci {
+			keys = ciKeys
+		}
+		for _, k := range keys {
 			if equalFold(key, k) {
 				a.open, a.indent = true, indent
 				break

@@ -45,6 +45,9 @@ func TestCredits(t *testing.T) {
 		{"pom email alone", "lib/pom.xml", "      <email>quinn.example@mailhost.io</email>", []string{"note"}},
 		{"pom other", "pom.xml", "  <notify>rae.example@mailhost.io</notify>", []string{"warning"}},
 		{"gradle developers", "build.gradle", "        developers {\n            developer {\n                email = 'sam.example@mailhost.io'\n            }\n        }\n    ext.notify = 'tia.example@mailhost.io'", []string{"note", "warning"}},
+		{"travis notifications", ".travis.yml", "notifications:\n  email:\n    recipients:\n      - jan.example@mailhost.io\n      - kai.example@mailhost.io\n  irc: x\nenv:\n  - TO=lev.example@mailhost.io", []string{"note", "note", "warning"}},
+		{"travis recipients alone", "sub/.travis.yml", "    - max.example@mailhost.io", []string{"warning"}},
+		{"a list under email elsewhere", "config/app.yml", "email:\n  - ned.example@mailhost.io", []string{"warning"}},
 		{"debian changelog", "debian/changelog", "pkg (1.0-1) unstable; urgency=low\n\n  * New upstream release.\n\n -- Uma Example <uma.example@mailhost.io>  Mon, 01 Jan 2024 10:00:00 +0000", []string{"note"}},
 		{"debian changelog body", "debian/changelog", "  * Thanks to the report of vic.example@mailhost.io", []string{"note"}}, // "thanks to": a credit by the existing rule
 		{"changelog elsewhere", "CHANGELOG.md", " -- Wes Example <wes.example@mailhost.io>  Mon, 01 Jan 2024", []string{"warning"}},

@@ -149,8 +149,8 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	}
 	credits := attributionFile(f.Path)
 	docs := docFile(f.Path)
-	readme := docs || strings.HasPrefix(strings.ToLower(path.Base(f.Path)), "readme")
-	var authors authorBlock
+	readme := docs || (f.Path != "" && len(path.Base(f.Path)) >= 6 && equalFold([]byte(path.Base(f.Path)[:6]), "readme"))
+	authors := authorBlock{ci: ciConfig(f.Path)}
 	mkind := manifestOf(f.Path)
 	manifest := manifestState{kind: mkind}
 	for i := range f.Lines {
