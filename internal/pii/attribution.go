@@ -130,6 +130,19 @@ func ciConfig(p string) bool {
 	return false
 }
 
+// ciRecipient reports a list item of a CI configuration that is only an
+// address ("- address", quoted or not): the only lists of bare addresses
+// there are notification recipients, and a diff that adds one shows the
+// item without its key.
+func ciRecipient(line []byte) bool {
+	t := bytes.TrimSpace(line)
+	if len(t) < 3 || t[0] != '-' || (t[1] != ' ' && t[1] != '\t') {
+		return false
+	}
+	t = bytes.Trim(bytes.TrimSpace(t[1:]), `"'`)
+	return bytes.Count(t, []byte("@")) == 1 && bytes.IndexAny(t, " \t=:") < 0
+}
+
 // ciKeys are the keys (lower case) of a CI configuration whose list items
 // are notification recipients.
 var ciKeys = []string{"email", "recipients"}

@@ -46,7 +46,8 @@ func TestCredits(t *testing.T) {
 		{"pom other", "pom.xml", "  <notify>rae.example@mailhost.io</notify>", []string{"warning"}},
 		{"gradle developers", "build.gradle", "        developers {\n            developer {\n                email = 'sam.example@mailhost.io'\n            }\n        }\n    ext.notify = 'tia.example@mailhost.io'", []string{"note", "warning"}},
 		{"travis notifications", ".travis.yml", "notifications:\n  email:\n    recipients:\n      - jan.example@mailhost.io\n      - kai.example@mailhost.io\n  irc: x\nenv:\n  - TO=lev.example@mailhost.io", []string{"note", "note", "warning"}},
-		{"travis recipients alone", "sub/.travis.yml", "    - max.example@mailhost.io", []string{"warning"}},
+		{"travis recipients alone", "sub/.travis.yml", "    - max.example@mailhost.io\n    - 'nat.example@mailhost.io'\n    - TO=oda.example@mailhost.io", []string{"note", "note", "warning"}},
+		{"a list item in other yaml", "config/users.yml", "    - max.example@mailhost.io", []string{"warning"}},
 		{"a list under email elsewhere", "config/app.yml", "email:\n  - ned.example@mailhost.io", []string{"warning"}},
 		{"debian changelog", "debian/changelog", "pkg (1.0-1) unstable; urgency=low\n\n  * New upstream release.\n\n -- Uma Example <uma.example@mailhost.io>  Mon, 01 Jan 2024 10:00:00 +0000", []string{"note"}},
 		{"debian changelog body", "debian/changelog", "  * Thanks to the report of vic.example@mailhost.io", []string{"note"}}, // "thanks to": a credit by the existing rule
@@ -104,6 +105,7 @@ func FuzzManifest(f *testing.F) {
 		for _, l := range strings.Split(text, "\n") {
 			m.next([]byte(l))
 			keyringUID([]byte(l))
+			ciRecipient([]byte(l))
 			if m.depth < 0 {
 				t.Fatalf("depth %d", m.depth)
 			}

@@ -156,7 +156,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	for i := range f.Lines {
 		text := f.Lines[i].Text
 		inAuthors := authors.next(text) || (i > 0 && endsWithBy(f.Lines[i-1].Text))
-		inManifest := manifest.next(text) || keyringUID(text)
+		inManifest := manifest.next(text) || keyringUID(text) || (authors.ci && ciRecipient(text))
 		if trailers[i] {
 			continue // a commit's people, not a leak
 		}
