@@ -440,7 +440,7 @@ func skipLocal(local []byte, idn bool) bool {
 			}
 		}
 	}
-	if botLocal(local, l) {
+	if botLocal(local, l) || projectAlias(local) {
 		return true
 	}
 	if idn {
@@ -462,6 +462,28 @@ func skipLocal(local []byte, idn bool) bool {
 		}
 	}
 	return len(local) >= 24 && hex >= len(local)-4
+}
+
+// aliasRoles are the roles a project's alias names after its name and a
+// hyphen (project-security@, project-conduct@, python-maint@).
+var aliasRoles = []string{"security", "conduct", "coc", "support", "maint", "maintainers", "maintainer",
+	"team", "core", "abuse", "privacy", "announce", "devel", "users", "owners", "admins", "steering", "board"}
+
+// projectAlias reports a local part that names a project's role after a
+// hyphen or underscore: a mailing list or alias of a team, not a
+// person's mailbox (people's hyphenated local parts end in a name).
+func projectAlias(local []byte) bool {
+	k := bytes.LastIndexAny(local, "-_")
+	if k <= 0 || k == len(local)-1 {
+		return false
+	}
+	last := local[k+1:]
+	for _, r := range aliasRoles {
+		if equalFold(last, r) {
+			return true
+		}
+	}
+	return false
 }
 
 // botLocal reports automation senders: a local part ending in "bot" after a
@@ -690,6 +712,8 @@ var emailSamples = samples{
 		{`email="maria.keller@mailhost.de",`, "maria.keller@mailhost.de"},
 		{"'to': 'testa.maria@mailhost.io'", "testa.maria@mailhost.io"},
 		{"newton.lee@mailhost.io", "newton.lee@mailhost.io"},
+		{"ana-securityteam@mailhost.io", "ana-securityteam@mailhost.io"},
+		{"team-ana@mailhost.io", "team-ana@mailhost.io"},
 		{"Sven.Example@Mail.DE", "Sven.Example@Mail.DE"},
 		{"contact: bo.robot@mailhost.io", "bo.robot@mailhost.io"},
 		{"ana.sample@lists-mailhost.io", "ana.sample@lists-mailhost.io"},
@@ -712,6 +736,8 @@ var emailSamples = samples{
 	FP: []string{
 		"contact: jane@example.com",
 		"noreply@xn--80ak6aa92e.com",
+		// A project's role aliases.
+		"report to acme-security@mailhost.io", "acme_conduct@mailhost.io", "tool-maint@mailhost.io", "widget-users@mailhost.io",
 		// A URL's user name, and Message-IDs in a mailing-list archive's path.
 		"git clone https://ana.lima@mailhost.io/org/repo.git", "ssh://deploy.user@mailhost.io:2222/srv",
 		"https://lore.mailhost.org/r/20240101120000.12345-1-ana.lima@mailhost.io/",
