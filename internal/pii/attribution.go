@@ -75,6 +75,10 @@ func attributedOnLine(line []byte, start int) bool {
 			return true
 		}
 	}
+	// "Thanks <address> for the patch": the thanked contributor.
+	if t := bytes.TrimRight(head, " \t"); len(t) < len(head) && hasSuffixFold(t, "thanks") && !isAlpha(before(t, len(t)-6)) {
+		return true
+	}
 	return handleCredit(head)
 }
 
@@ -226,4 +230,39 @@ func docFile(p string) bool {
 // maintainer's link).
 func mailtoContact(line []byte, start int) bool {
 	return hasSuffixFold(line[:start], "mailto:")
+}
+
+// changelogFiles are the base names of change logs (upper case), matched
+// before an extension or a suffix after '-' or '_'.
+var changelogFiles = []string{"CHANGELOG", "CHANGES", "HISTORY", "NEWS", "RELEASE-NOTES", "RELEASE_NOTES", "RELEASENOTES"}
+
+// changelogFile reports whether p names a change log: CHANGELOG.md,
+// ChangeLog, HISTORY.rdoc, NEWS. (debian/changelog is a manifest.)
+func changelogFile(p string) bool {
+	if p == "" || inFixtureDir(p) {
+		return false
+	}
+	base := path.Base(p)
+	for _, s := range changelogFiles {
+		if len(base) >= len(s) && strings.EqualFold(base[:len(s)], s) {
+			if len(base) == len(s) {
+				return true
+			}
+			switch base[len(s)] {
+			case '.', '-', '_':
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// identForm reports an address written as git writes a person, "Name
+// <address>": the address in angle brackets right after a name.
+func identForm(line []byte, start, end int) bool {
+	if before(line, start) != '<' || at(line, end) != '>' {
+		return false
+	}
+	name := bytes.TrimRight(line[:start-1], " \t")
+	return len(name) > 0 && isAlpha(name[len(name)-1])
 }

@@ -50,8 +50,15 @@ func TestCredits(t *testing.T) {
 		{"a list item in other yaml", "config/users.yml", "    - max.example@mailhost.io", []string{"warning"}},
 		{"a list under email elsewhere", "config/app.yml", "email:\n  - ned.example@mailhost.io", []string{"warning"}},
 		{"debian changelog", "debian/changelog", "pkg (1.0-1) unstable; urgency=low\n\n  * New upstream release.\n\n -- Uma Example <uma.example@mailhost.io>  Mon, 01 Jan 2024 10:00:00 +0000", []string{"note"}},
-		{"debian changelog body", "debian/changelog", "  * Thanks to the report of vic.example@mailhost.io", []string{"note"}}, // "thanks to": a credit by the existing rule
-		{"changelog elsewhere", "CHANGELOG.md", " -- Wes Example <wes.example@mailhost.io>  Mon, 01 Jan 2024", []string{"warning"}},
+		{"debian changelog body", "debian/changelog", "  * Thanks to the report of vic.example@mailhost.io", []string{"note"}},             // "thanks to": a credit by the existing rule
+		{"changelog signature elsewhere", "CHANGELOG.md", " -- Wes Example <wes.example@mailhost.io>  Mon, 01 Jan 2024", []string{"note"}}, // a change log's person
+		{"gnu changelog entry", "ChangeLog", "2024-01-15  Wes Example  <wes.example@mailhost.io>\n\n\t* parser.c (parse): Fix.", []string{"note"}},
+		{"history entry header", "HISTORY.md", "Sun Dec 4 18:48:03 2015  Wes Example <wes.example@mailhost.io>", []string{"note"}},
+		{"history credit by", "docs/HISTORY.rdoc", "- Faster parsing, by Wes Example <wes.example@mailhost.io>", []string{"note"}},
+		{"history bare address", "NEWS", "- Report bugs to wes.example@mailhost.io", []string{"warning"}},
+		{"changelog in a fixture", "test/fixtures/CHANGELOG", "2024-01-15  Wes Example  <wes.example@mailhost.io>", []string{"warning"}},
+		{"thanks in a message", "x.txt", "Thanks wes.example@mailhost.io for the patch", []string{"note"}},
+		{"thanks in a template", "mail/x.txt", "Thanks for signing up, wes.example@mailhost.io", []string{"warning"}},
 		{"keyring uid", "KEYS", "pub   rsa4096 2020-01-01 [SC]\nuid           [ultimate] Xia Example <xia.example@mailhost.io>\nsub   rsa4096 2020-01-01 [E]", []string{"note"}},
 		{"keyring colons", "keys.txt", "uid:u::::1577836800::ABCDEF::Yan Example <yan.example@mailhost.io>::::::::::0:", []string{"note"}},
 		{"escaped credit in a readme", "README.html", "<li>Zoe Example &lt;zoe.example@mailhost.io&gt;</li>", []string{"note"}},

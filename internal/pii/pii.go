@@ -149,6 +149,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	}
 	credits := attributionFile(f.Path)
 	docs := docFile(f.Path)
+	changelog := changelogFile(f.Path)
 	readme := docs || (f.Path != "" && len(path.Base(f.Path)) >= 6 && equalFold([]byte(path.Base(f.Path)[:6]), "readme"))
 	authors := authorBlock{ci: ciConfig(f.Path)}
 	mkind := manifestOf(f.Path)
@@ -173,7 +174,8 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 						return // a trailer a squash merge left inside a line
 					}
 					switch {
-					case credits || inAuthors || inManifest || manifestCredit(mkind, text, start, end) || attributedOnLine(text, start) || (readme && escapedCredit(text, start, end)):
+					case credits || inAuthors || inManifest || manifestCredit(mkind, text, start, end) || attributedOnLine(text, start) ||
+						(readme && escapedCredit(text, start, end)) || (changelog && identForm(text, start, end)):
 						sev, desc = finding.SeverityNote, attributionDescription
 					case docs && mailtoContact(text, start):
 						sev, desc = finding.SeverityNote, contactDescription
