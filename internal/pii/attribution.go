@@ -144,7 +144,7 @@ func ciRecipient(line []byte) bool {
 		return false
 	}
 	t = bytes.Trim(bytes.TrimSpace(t[1:]), `"'`)
-	return bytes.Count(t, []byte("@")) == 1 && bytes.IndexAny(t, " \t=:") < 0
+	return bytes.Count(t, []byte("@")) == 1 && !bytes.ContainsAny(t, " \t=:")
 }
 
 // ciKeys are the keys (lower case) of a CI configuration whose list items

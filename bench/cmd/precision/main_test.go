@@ -1,0 +1,59 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestReadSet(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.txt")
+	if err := os.WriteFile(good, []byte("# comment\n\nowner/name A..B Go library\nother/repo HEAD\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := readSet("tuning", good, "/c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []corpus{{dir: "/c/tuning/name", rng: "A..B", name: "owner/name", set: "tuning"}, {dir: "/c/tuning/repo", rng: "HEAD", name: "other/repo", set: "tuning"}}
+	if len(cs) != len(want) || cs[0] != want[0] || cs[1] != want[1] {
+		t.Errorf("readSet = %+v, want %+v", cs, want)
+	}
+	for _, bad := range []string{"name A..B\n", "owner/name\n", "a/b/c A..B\n", "/name A\n", "# only a comment\n"} {
+		f := filepath.Join(dir, "bad.txt")
+		if err := os.WriteFile(f, []byte(bad), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := readSet("s", f, "/c"); err == nil {
+			t.Errorf("readSet(%q) succeeded", bad)
+		}
+	}
+}
+
+func TestFamilyOf(t *testing.T) {
+	for shape, want := range map[string]string{
+		"trailer": "trailer", "credit": "credit", "credit-changelog-entry": "credit", "attribution": "credit",
+		"url-userinfo": "url", "message-id": "url", "mailto": "mailto", "placeholder": "other", "": "other",
+	} {
+		if got := familyOf(shape); got != want {
+			t.Errorf("familyOf(%q) = %q, want %q", shape, got, want)
+		}
+	}
+}
+
+func TestPeopleTrailer(t *testing.T) {
+	for line, want := range map[string]bool{
+		"Signed-off-by: A <a@b.io>":                true,
+		"Docker-DCO-1.1-Signed-off-by: A <a@b.io>": true,
+		"x, Co-developed-by: A <a@b.io> (#1)":      true,
+		"Stable-Cc: A <a@b.io>":                    true,
+		"Co-authored by: a@b.io":                   true,
+		"Reply-To: a@b.io":                         false,
+		"Contact a@b.io":                           false,
+	} {
+		if got := peopleTrailer.MatchString(line); got != want {
+			t.Errorf("peopleTrailer(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
