@@ -225,11 +225,16 @@ func docFile(p string) bool {
 	return false
 }
 
-// mailtoContact reports an address right after "mailto:": in
-// documentation, a contact published on purpose (a security contact, a
-// maintainer's link).
+// mailtoContact reports an address that is a link's target: after
+// "mailto:" (also mistyped "mailto::"), or right after a Markdown link's
+// "](" (a contributor list's "[Name](address)"). In documentation it is a
+// contact published on purpose (a security contact, a maintainer's link).
 func mailtoContact(line []byte, start int) bool {
-	return hasSuffixFold(line[:start], "mailto:")
+	head := line[:start]
+	if t := bytes.TrimRight(head, ":"); len(t) < len(head) && hasSuffixFold(t, "mailto") {
+		return true
+	}
+	return bytes.HasSuffix(head, []byte("](")) || bytes.HasSuffix(head, []byte("](<"))
 }
 
 // changelogFiles are the base names of change logs (upper case), matched

@@ -76,7 +76,7 @@ func cardAt(b []byte, i int, skipTest bool) (int, bool) {
 		// Contiguous: 13-16 digits. Longer cards (17-19) are practically
 		// always printed in groups, while 17-20 digit runs in code are
 		// 64-bit integers.
-		if n > maxContiguousCard || !cardRightOK(b, j) || inNumberList(b, i, j) || inNumberColumns(b, i, j) {
+		if n > maxContiguousCard || !cardRightOK(b, j) || inNumberList(b, i, j) || inNumberColumns(b, i, j) || longNumberRow(b, i, j) {
 			return 0, false
 		}
 	} else {
@@ -181,6 +181,42 @@ func inNumberList(b []byte, i, j int) bool {
 	}
 	return false
 }
+
+// longNumberRow reports a number b[i:j] with at least three other runs
+// of 12 or more digits within rowWindow bytes of it: a dump of
+// identifiers, hashes or generated data (a profiler's table, a list of
+// IDs), where a card-shaped number is a Luhn coincidence. Card data is
+// written with a name, an expiry, a CVV, not beside three other long
+// numbers. The window keeps the cost per candidate bounded.
+func longNumberRow(b []byte, i, j int) bool {
+	lo, hi := max(0, i-rowWindow), min(len(b), j+rowWindow)
+	for lo > 0 && isDigit(b[lo-1]) {
+		lo-- // start at the beginning of a run
+	}
+	b = b[:hi]
+	runs := 0
+	for k := lo; k < len(b); {
+		if !isDigit(b[k]) {
+			k++
+			continue
+		}
+		s := k
+		for k < len(b) && isDigit(b[k]) {
+			k++
+		}
+		if k-s >= 12 {
+			runs++
+			if runs >= 4 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// rowWindow is how far on each side of a card candidate longNumberRow
+// looks for other long numbers.
+const rowWindow = 512
 
 // inNumberColumns reports whether the number b[i:j] is one of at least
 // three whitespace-separated numbers in a row ("16 3 1 80 7956865043
@@ -368,6 +404,8 @@ var cardSamples = samples{
 		{"order 1042 card 4539148803436467 cvv 123", "4539148803436467"},
 		{"12 4539148803436467", "4539148803436467"},
 		{"4539148803436467 1225", "4539148803436467"},
+		// Three long numbers on a line are not yet a data row.
+		{"card 4539148803436467 ref 100023342101220 order 110202222043022", "4539148803436467"},
 	},
 	FP: []string{
 		"4539148803436468",                                // Luhn fails
@@ -397,5 +435,8 @@ var cardSamples = samples{
 		"cpu0 498412330 2208833190 3853684107 2045936778163039 4539148803436467 4767485306",
 		"16 3 0x00 1 80 79568650431241 4539148803436467",
 		"4539148803436467\t2208833190\t3853",
+		// A line of long numbers: generated data, not card data.
+		"302220212000441: [110023342101220,101001421031220,100021004310222]",
+		"ids = [4539148803436467,100023342101220,100021004310222,110202222043022]",
 	},
 }
