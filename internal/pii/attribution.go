@@ -264,10 +264,15 @@ func changelogFile(p string) bool {
 
 // identForm reports an address written as git writes a person, "Name
 // <address>": the address in angle brackets right after a name.
+// Changelog generators double the brackets ("(Name <<address>>)").
 func identForm(line []byte, start, end int) bool {
 	if before(line, start) != '<' || at(line, end) != '>' {
 		return false
 	}
-	name := bytes.TrimRight(line[:start-1], " \t")
-	return len(name) > 0 && isAlpha(name[len(name)-1])
+	k := start - 1
+	if before(line, k) == '<' && at(line, end+1) == '>' {
+		k--
+	}
+	name := bytes.TrimRight(line[:k], " \t")
+	return len(name) > 0 && (isAlpha(name[len(name)-1]) || name[len(name)-1] >= 0x80)
 }

@@ -54,6 +54,7 @@ func TestCredits(t *testing.T) {
 		{"changelog signature elsewhere", "CHANGELOG.md", " -- Wes Example <wes.example@mailhost.io>  Mon, 01 Jan 2024", []string{"note"}}, // a change log's person
 		{"gnu changelog entry", "ChangeLog", "2024-01-15  Wes Example  <wes.example@mailhost.io>\n\n\t* parser.c (parse): Fix.", []string{"note"}},
 		{"history entry header", "HISTORY.md", "Sun Dec 4 18:48:03 2015  Wes Example <wes.example@mailhost.io>", []string{"note"}},
+		{"history doubled brackets", "History.md", "* [[`e98b8d1`](https://mailhost.io/c/e98b8d1)] - fix: x (#1758) (Wes Example <<wes.example@mailhost.io>>)", []string{"note"}},
 		{"history credit by", "docs/HISTORY.rdoc", "- Faster parsing, by Wes Example <wes.example@mailhost.io>", []string{"note"}},
 		{"history bare address", "NEWS", "- Report bugs to wes.example@mailhost.io", []string{"warning"}},
 		{"changelog in a fixture", "test/fixtures/CHANGELOG", "2024-01-15  Wes Example  <wes.example@mailhost.io>", []string{"warning"}},

@@ -95,6 +95,14 @@ func emailAt(b []byte, i int) (start, end int, ok bool) {
 		if before(b, start-1) == '/' && before(b, start-2) == ':' {
 			return 0, 0, false // scheme://user@host: a URL's user name, not an address
 		}
+	case '"', '=':
+		k := start - 1
+		if b[k] == '"' && before(b, k) == '=' {
+			k--
+		}
+		if head := b[:k]; hasSuffixFold(head, "realm") && !isAlpha(before(head, len(head)-5)) {
+			return 0, 0, false // realm="testrealm@host.com": an HTTP authentication realm's name
+		}
 	case '<':
 		if mailHeaderID(b, start-1) {
 			return 0, 0, false // Message-ID: <local@host>, In-Reply-To, References
@@ -712,6 +720,7 @@ var emailSamples = samples{
 		{`email="maria.keller@mailhost.de",`, "maria.keller@mailhost.de"},
 		{"'to': 'testa.maria@mailhost.io'", "testa.maria@mailhost.io"},
 		{"newton.lee@mailhost.io", "newton.lee@mailhost.io"},
+		{`surrealm="ana.lima@mailhost.io"`, "ana.lima@mailhost.io"},
 		{"ana-securityteam@mailhost.io", "ana-securityteam@mailhost.io"},
 		{"team-ana@mailhost.io", "team-ana@mailhost.io"},
 		{"Sven.Example@Mail.DE", "Sven.Example@Mail.DE"},
@@ -736,6 +745,8 @@ var emailSamples = samples{
 	FP: []string{
 		"contact: jane@example.com",
 		"noreply@xn--80ak6aa92e.com",
+		// HTTP authentication realms (RFC 7616).
+		`WWW-Authenticate: Digest realm="ana.lima@mailhost.io", qop="auth"`, "realm=ana.lima@mailhost.io",
 		// A project's role aliases.
 		"report to acme-security@mailhost.io", "acme_conduct@mailhost.io", "tool-maint@mailhost.io", "widget-users@mailhost.io",
 		// A URL's user name, and Message-IDs in a mailing-list archive's path.
