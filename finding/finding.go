@@ -12,6 +12,7 @@ package finding
 import (
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Severity of a rule or finding. The zero value is invalid; as a fail-on
@@ -122,9 +123,10 @@ type Finding struct {
 	Suppressed string `json:"suppressed,omitempty"`
 
 	// Not part of the JSON contract.
-	Description string `json:"-"` // value-free rule description
-	Column16    int    `json:"-"` // UTF-16 code units, 1-based (SARIF)
-	EndColumn16 int    `json:"-"` // UTF-16 code units, exclusive
+	Description string    `json:"-"` // value-free rule description
+	Date        time.Time `json:"-"` // author date of Commit (history); zero otherwise
+	Column16    int       `json:"-"` // UTF-16 code units, 1-based (SARIF)
+	EndColumn16 int       `json:"-"` // UTF-16 code units, exclusive
 }
 
 // Fails reports whether f counts towards a fail-on level: it is at or

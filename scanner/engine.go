@@ -312,6 +312,7 @@ func detect(j *job, opts *Options, fp *Fingerprinter) {
 			Kind:        f.Kind,
 			Path:        f.Path,
 			Commit:      f.Commit,
+			Date:        f.Date,
 			Line:        line.Number,
 		}
 		sp := textpos.Columns(line.Text, m.Start, m.End)

@@ -2,6 +2,7 @@ package scanner
 
 import (
 	"context"
+	"time"
 
 	"github.com/privscan/privscan/finding"
 )
@@ -42,7 +43,9 @@ type Fragment struct {
 	Kind   Kind
 	Path   string // slash-separated, relative to the repository root; "" for messages and stdin
 	Commit string // full hex commit ID for history and commit messages; "" otherwise
-	Lines  []Line
+	// Date is the author date of Commit, for history; zero otherwise.
+	Date  time.Time
+	Lines []Line
 	// Skipped is set (and Lines is empty) when the file was not scanned.
 	Skipped Skip
 	// BaseMarkers, for a diff fragment, holds the base side of added lines

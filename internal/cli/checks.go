@@ -157,21 +157,18 @@ func contains(list []string, s string) bool {
 type pathFilters struct {
 	env     *Env
 	typed   []string // as given
-	rel     []string // relative to the root; "" for a glob or a path outside
+	rel     []string // relative to the root; "" for a glob or a path outside (set by setRoot)
 	matched []bool
 	mu      sync.Mutex
 }
 
-func newPathFilters(env *Env, paths []string) *pathFilters {
-	repo, err := gitsrc.Open(env.Dir)
-	if err != nil {
-		return nil
-	}
+// setRoot works out each literal filter's path relative to the root of
+// the repository the scan reads (the engine's, opened once).
+func (pf *pathFilters) setRoot(repo *gitsrc.Repo) {
 	root := repo.Root()
-	repo.Close()
-	absDir, err := filepath.Abs(env.Dir)
+	absDir, err := filepath.Abs(pf.env.Dir)
 	if err != nil || root == "" {
-		return nil
+		return
 	}
 	if r, err := filepath.EvalSymlinks(absDir); err == nil {
 		absDir = r
@@ -179,21 +176,21 @@ func newPathFilters(env *Env, paths []string) *pathFilters {
 	if r, err := filepath.EvalSymlinks(root); err == nil {
 		root = r
 	}
-	pf := &pathFilters{env: env, typed: paths, matched: make([]bool, len(paths))}
-	for _, p := range paths {
-		rel := ""
+	rel := make([]string, len(pf.typed))
+	for i, p := range pf.typed {
 		if p != "" && !strings.ContainsAny(p, "*?[") {
 			abs := p
 			if !filepath.IsAbs(p) {
 				abs = filepath.Join(absDir, p)
 			}
 			if r, err := filepath.Rel(root, abs); err == nil && !strings.HasPrefix(r, "..") {
-				rel = filepath.ToSlash(r)
+				rel[i] = filepath.ToSlash(r)
 			}
 		}
-		pf.rel = append(pf.rel, rel)
 	}
-	return pf
+	pf.mu.Lock()
+	pf.rel = rel
+	pf.mu.Unlock()
 }
 
 func (pf *pathFilters) wrap(src scanner.Source) scanner.Source {
@@ -215,8 +212,11 @@ func (pf *pathFilters) wrap(src scanner.Source) scanner.Source {
 
 // warn prints a warning per literal filter that matched nothing.
 func (pf *pathFilters) warn(ctx context.Context) {
+	pf.mu.Lock()
+	rels := pf.rel
+	pf.mu.Unlock()
 	var scr *screen
-	for i, r := range pf.rel {
+	for i, r := range rels {
 		if r == "" || pf.matched[i] {
 			continue
 		}

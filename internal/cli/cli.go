@@ -9,6 +9,8 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+
+	"github.com/privscan/privscan/internal/gitsrc"
 )
 
 // Env is everything a command may touch of the process: no command reads
@@ -29,6 +31,9 @@ type Env struct {
 	// instead (cmd/privscan-mcp sets it), so that no other command pays
 	// for starting the MCP server's libraries.
 	ServeMCP func(ctx context.Context, env *Env, opts MCPOptions) error
+	// OpenRepo opens the repository a scan reads; nil: the engine's
+	// default (tests count the opens: a scan opens one).
+	OpenRepo func(dir string) (*gitsrc.Repo, error)
 }
 
 // Version is the privscan version, set at build time with

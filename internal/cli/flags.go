@@ -66,13 +66,6 @@ func (f *scanFlags) register(fs *flag.FlagSet, cmd string) {
 	}
 }
 
-// newScanFlagSet returns the flag set of a scanning command, bound to f.
-func newScanFlagSet(cmd string, f *scanFlags) *flag.FlagSet {
-	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
-	f.register(fs, cmd)
-	return fs
-}
-
 // parseArgs parses flags anywhere among args (git style: "diff HEAD~1
 // --format json"). Everything after "--" is returned as paths. Errors
 // never repeat what the user typed (a flag's name or value can hold a

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sync"
-	"time"
 
 	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/internal/gitsrc"
@@ -17,9 +15,11 @@ import (
 // present wires what a scan shows a person around the report handler: the
 // text renderer's options (commit dates, fingerprints, masked context),
 // the summary line on stderr when the report goes to a file, and the
-// progress bar. It returns the handler and source to run, and a function
-// to call when the run is over.
-func present(ctx context.Context, env *Env, cmd string, f *scanFlags, h finding.Handler) (finding.Handler, func(scanner.Source) scanner.Source, func()) {
+// progress bar. It returns the handler and source to run, the function
+// that receives the engine's repository (nil when none is needed: the
+// door opens no repository of its own), and a function to call when the
+// run is over.
+func present(ctx context.Context, env *Env, cmd string, f *scanFlags, h finding.Handler) (finding.Handler, func(scanner.Source) scanner.Source, func(*gitsrc.Repo), func()) {
 	var closers []func()
 	var wraps []func(scanner.Source) scanner.Source
 	finish := func() {
@@ -34,11 +34,8 @@ func present(ctx context.Context, env *Env, cmd string, f *scanFlags, h finding.
 		t.Color = t.Color && !dumb
 		t.Fingerprints = f.showFingerprints
 		t.LineFlush = bar || env.StdoutTTY && f.output == ""
-		if cmd == "history" {
-			d := &commitDates{dir: env.Dir, cache: map[string]dateResult{}}
-			t.CommitDate = d.lookup
-			closers = append(closers, d.close)
-		}
+		// History findings carry their commit's date from the walk.
+		t.Commits = cmd == "history"
 		if f.verbose {
 			m, err := newMasker(env, f.catalogKey)
 			if err == nil {
@@ -49,11 +46,12 @@ func present(ctx context.Context, env *Env, cmd string, f *scanFlags, h finding.
 			}
 		}
 	}
+	var onRepo func(*gitsrc.Repo)
 	if paths := filterPaths(env.Args); len(paths) > 0 && (cmd == "diff" || cmd == "history") {
-		if pf := newPathFilters(env, paths); pf != nil {
-			wraps = append(wraps, pf.wrap)
-			h = &warnAtSummary{Handler: h, ctx: ctx, pf: pf}
-		}
+		pf := &pathFilters{env: env, typed: paths, matched: make([]bool, len(paths))}
+		onRepo = pf.setRoot
+		wraps = append(wraps, pf.wrap)
+		h = &warnAtSummary{Handler: h, ctx: ctx, pf: pf}
 	}
 	if f.output != "" && f.output != "-" && !f.quiet {
 		h = &stderrSummary{Handler: h, w: env.Stderr}
@@ -64,6 +62,8 @@ func present(ctx context.Context, env *Env, cmd string, f *scanFlags, h finding.
 			unit = "commits"
 		}
 		b := progress.New(env.Stderr, cmd, unit)
+		// The source counts what it walks (history: the commit graph,
+		// beside the scan, on the same repository).
 		wraps = append(wraps, func(src scanner.Source) scanner.Source {
 			if t, ok := src.(interface{ OnTotal(func(int)) }); ok {
 				t.OnTotal(b.SetTotal)
@@ -71,15 +71,6 @@ func present(ctx context.Context, env *Env, cmd string, f *scanFlags, h finding.
 			return &barSource{src: src, bar: b, commits: cmd == "history"}
 		})
 		h = &barHandler{Handler: h, bar: b}
-		if cmd == "history" && len(filterPaths(env.Args)) == 0 {
-			cctx, cancel := context.WithCancel(ctx)
-			done := make(chan struct{})
-			go func() {
-				defer close(done)
-				countCommits(cctx, env.Dir, historyRange(env.Args), b)
-			}()
-			closers = append(closers, func() { cancel(); <-done })
-		}
 		closers = append(closers, b.Clear)
 	}
 	wrap := func(src scanner.Source) scanner.Source {
@@ -88,7 +79,7 @@ func present(ctx context.Context, env *Env, cmd string, f *scanFlags, h finding.
 		}
 		return src
 	}
-	return h, wrap, finish
+	return h, wrap, onRepo, finish
 }
 
 // filterPaths returns the paths after "--" in args.
@@ -99,30 +90,6 @@ func filterPaths(args []string) []string {
 		}
 	}
 	return nil
-}
-
-// historyRange is the range argument of a history command line, after
-// the flags were checked by the real parser.
-func historyRange(args []string) string {
-	fs := newScanFlagSet("history", new(scanFlags))
-	pos, _, err := parseArgs(fs, args[1:])
-	if err != nil || len(pos) == 0 {
-		return ""
-	}
-	return pos[0]
-}
-
-// countCommits sets the bar's total to the number of commits in the range,
-// walked on a repository of its own beside the scan.
-func countCommits(ctx context.Context, dir, rng string, b *progress.Bar) {
-	repo, err := gitsrc.Open(dir)
-	if err != nil {
-		return
-	}
-	defer repo.Close()
-	if n, err := repo.CountCommits(ctx, rng); err == nil {
-		b.SetTotal(n)
-	}
 }
 
 // stderrSummary also prints the summary line on stderr, for a report
@@ -136,45 +103,4 @@ func (s *stderrSummary) Summary(sum *finding.Summary) error {
 	err := s.Handler.Summary(sum)
 	fmt.Fprintln(s.w, render.SummaryLine(sum))
 	return err
-}
-
-// commitDates looks up the author dates of history findings' commits, on
-// a repository opened on first use.
-type commitDates struct {
-	dir   string
-	mu    sync.Mutex
-	repo  *gitsrc.Repo
-	err   error
-	cache map[string]dateResult
-}
-
-type dateResult struct {
-	t  time.Time
-	ok bool
-}
-
-func (d *commitDates) lookup(commit string) (time.Time, bool) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if r, ok := d.cache[commit]; ok {
-		return r.t, r.ok
-	}
-	if d.repo == nil && d.err == nil {
-		d.repo, d.err = gitsrc.Open(d.dir)
-	}
-	var r dateResult
-	if d.err == nil {
-		t, err := d.repo.AuthorTime(commit)
-		r = dateResult{t, err == nil}
-	}
-	d.cache[commit] = r
-	return r.t, r.ok
-}
-
-func (d *commitDates) close() {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.repo != nil {
-		d.repo.Close()
-	}
 }

@@ -38,7 +38,7 @@ func TestPresentTerminalSettings(t *testing.T) {
 					return ""
 				}}
 			f := &scanFlags{format: "text", noProgress: tt.noProgress}
-			h, wrap, finish := present(context.Background(), env, tt.cmd, f, newHandler(env, f, &out))
+			h, wrap, _, finish := present(context.Background(), env, tt.cmd, f, newHandler(env, f, &out))
 			src := wrap(&scanner.TextSource{})
 			defer finish()
 			_, isBar := h.(*barHandler)

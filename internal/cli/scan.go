@@ -49,7 +49,7 @@ func runScan(ctx context.Context, env *Env, cmd string, args []string) error {
 		return err
 	}
 
-	eng := engine.New(engine.Config{Getenv: env.Getenv})
+	eng := engine.New(engine.Config{Getenv: env.Getenv, Open: env.OpenRepo})
 	// The catalog first: it is the most common configuration problem, and
 	// nothing is scanned without it.
 	// For a comparison of commits, a catalog file tracked by the
@@ -74,9 +74,10 @@ func runScan(ctx context.Context, env *Env, cmd string, args []string) error {
 	if err != nil {
 		return err
 	}
-	h, wrap, finish := present(ctx, env, cmd, &f, newHandler(env, &f, out))
+	h, wrap, onRepo, finish := present(ctx, env, cmd, &f, newHandler(env, &f, out))
 	defer finish()
 	res, runErr := eng.Scan(ctx, engine.Request{
+		OnRepo:          onRepo,
 		Matcher:         matcher,
 		CatalogKey:      f.catalogKey,
 		Dir:             env.Dir,

@@ -22,6 +22,7 @@ import (
 	"github.com/privscan/privscan/broker"
 	"github.com/privscan/privscan/catalog"
 	"github.com/privscan/privscan/internal/config"
+	"github.com/privscan/privscan/internal/gitsrc"
 	"github.com/privscan/privscan/internal/pii"
 	"github.com/privscan/privscan/internal/secrets"
 	"github.com/privscan/privscan/scanner"
@@ -38,6 +39,9 @@ type Config struct {
 	NoSecrets bool
 	// Workers bounds the fragments detected in parallel; 0: GOMAXPROCS.
 	Workers int
+	// Open opens a scan's repository; nil: gitsrc.Open (tests count the
+	// opens with it).
+	Open func(dir string) (*gitsrc.Repo, error)
 }
 
 // Engine is process-lived: it owns the broker and the compiled catalogs.

@@ -35,6 +35,11 @@ type Request struct {
 	Also []scanner.Source
 	// Wrap, when set, wraps the final source (progress counting).
 	Wrap func(scanner.Source) scanner.Source
+	// OnRepo, when set, is called with the repository the scan reads, once
+	// it is open and before the source runs, so that a door needs to open
+	// none of its own (the command line's path filters read its root).
+	// The repository must not be used after Scan returns.
+	OnRepo func(*gitsrc.Repo)
 
 	// ConfigPath names a .privscan.toml to use instead of the
 	// repository's (read from disk: the choice of the person running the

@@ -46,7 +46,11 @@ func (e *Engine) Scan(ctx context.Context, req Request, h finding.Handler) (*Res
 
 	repo := req.Repo
 	if repo == nil && req.Target.needsRepo() {
-		r, err := gitsrc.Open(req.Dir)
+		open := e.opts.Open
+		if open == nil {
+			open = gitsrc.Open
+		}
+		r, err := open(req.Dir)
 		if err != nil {
 			if catErr != nil {
 				return nil, catErr
@@ -55,6 +59,9 @@ func (e *Engine) Scan(ctx context.Context, req Request, h finding.Handler) (*Res
 		}
 		defer r.Close()
 		repo = r
+	}
+	if repo != nil && req.OnRepo != nil {
+		req.OnRepo(repo)
 	}
 	src, comparison, err := req.Target.open(repo)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -22,6 +23,7 @@ type commitInfo struct {
 	parentTree plumbing.Hash // zero for a root commit or a shallow boundary
 	merge      bool
 	msg        string
+	when       time.Time // author date, carried on the commit's fragments
 }
 
 const (
@@ -165,7 +167,7 @@ func (w *walker) markUninteresting(c *object.Commit) error {
 // info builds the commitInfo of a popped commit whose parents were queued.
 func (w *walker) info(c *object.Commit) *commitInfo {
 	ps := w.parents(c)
-	ci := &commitInfo{hash: c.Hash, tree: c.TreeHash, merge: len(ps) > 1, msg: c.Message}
+	ci := &commitInfo{hash: c.Hash, tree: c.TreeHash, merge: len(ps) > 1, msg: c.Message, when: c.Author.When}
 	if len(ps) > 0 {
 		ci.parentTree = w.nodes[ps[0]].tree
 	}
@@ -324,7 +326,15 @@ type historySource struct {
 	ps               *pathspec
 	include, exclude []*object.Commit
 	walked           atomic.Int64 // commits handed to the workers (tests)
+	onTotal          func(commits int)
 }
+
+// OnTotal asks the source to call fn with the number of commits it walks
+// (for a progress total), once known. A range with exclusions knows it
+// before the first fragment; an unlimited walk counts the commit graph
+// beside the scan, on the same repository. With path filters the number
+// of commits that touch them is not known ahead, and fn is not called.
+func (h *historySource) OnTotal(fn func(commits int)) { h.onTotal = fn }
 
 type histJob struct {
 	ci  *commitInfo
@@ -355,6 +365,9 @@ func (h *historySource) Fragments(ctx context.Context, yield func(*scanner.Fragm
 		if err != nil {
 			return err
 		}
+		if h.onTotal != nil && h.ps.all() {
+			h.onTotal(len(list))
+		}
 		next = func() (*commitInfo, error) {
 			if len(list) == 0 {
 				return nil, nil
@@ -368,6 +381,16 @@ func (h *historySource) Fragments(ctx context.Context, yield func(*scanner.Fragm
 			w.push(c, 0)
 		}
 		next = func() (*commitInfo, error) { return w.next(ctx) }
+		if h.onTotal != nil && h.ps.all() {
+			counted := make(chan struct{})
+			defer func() { cancel(); <-counted }()
+			go func() {
+				defer close(counted)
+				if n, err := h.countUnlimited(ctx); err == nil {
+					h.onTotal(n)
+				}
+			}()
+		}
 	}
 
 	workers := max(h.r.workers, 1)
@@ -467,6 +490,7 @@ func (p *processor) commitFragments(ctx context.Context, ci *commitInfo, ps *pat
 		}
 	}
 	commit := ci.hash.String()
+	emit = datedEmit(ci.when, emit)
 	if ps.all() || len(changes) > 0 {
 		if f := messageFragment(commit, ci.msg); f != nil {
 			if err := emit(f); err != nil {
@@ -495,9 +519,18 @@ func (p *processor) commitFragments(ctx context.Context, ci *commitInfo, ps *pat
 	return nil
 }
 
+// datedEmit sets each fragment's Date to the commit's author date.
+func datedEmit(when time.Time, emit func(*scanner.Fragment) error) func(*scanner.Fragment) error {
+	return func(f *scanner.Fragment) error {
+		f.Date = when
+		return emit(f)
+	}
+}
+
 // CountCommits returns the number of commits History(rangeSpec, nil)
-// yields, walking only the commit graph (for a progress total). It may
-// run beside a source of another Repo; it opens its own storage.
+// yields, walking only the commit graph. It opens its own storage, so it
+// may run beside a source's walk (History's OnTotal does that for a
+// progress total).
 func (r *Repo) CountCommits(ctx context.Context, rangeSpec string) (int, error) {
 	src, err := r.History(rangeSpec, nil)
 	if err != nil {
@@ -507,13 +540,21 @@ func (r *Repo) CountCommits(ctx context.Context, rangeSpec string) (int, error) 
 	if len(h.include) == 0 {
 		return 0, nil
 	}
-	st := r.objects()
-	defer st.Close()
-	w := newWalker(st, r.shallowSet())
 	if len(h.exclude) > 0 {
-		list, err := w.limited(ctx, h.include, h.exclude)
+		st := r.objects()
+		defer st.Close()
+		list, err := newWalker(st, r.shallowSet()).limited(ctx, h.include, h.exclude)
 		return len(list), err
 	}
+	return h.countUnlimited(ctx)
+}
+
+// countUnlimited counts the commits of a walk without exclusions, on
+// storage of its own.
+func (h *historySource) countUnlimited(ctx context.Context) (int, error) {
+	st := h.r.objects()
+	defer st.Close()
+	w := newWalker(st, h.r.shallowSet())
 	for _, c := range h.include {
 		w.push(c, 0)
 	}

@@ -289,3 +289,58 @@ func TestHistoryMemoryFlat(t *testing.T) {
 		t.Errorf("median live heap grew from %d KiB (commits 200-500) to %d KiB (commits 900-1200)", early>>10, late>>10)
 	}
 }
+
+// TestHistoryTotalAndDates checks OnTotal's commit count (an unlimited
+// walk counts beside the scan; a range knows it first; path filters give
+// none) and that every fragment carries its commit's author date as git
+// reports it.
+func TestHistoryTotalAndDates(t *testing.T) {
+	f := newFixture(t)
+	for i := 0; i < 5; i++ {
+		f.write(fmt.Sprintf("f%d.txt", i), fmt.Sprintf("line %d\n", i))
+		f.commit(fmt.Sprintf("commit %d", i))
+	}
+	want := map[string]string{} // commit -> author date, git's %aI
+	for _, l := range strings.Split(strings.TrimSpace(f.git("log", "--format=%H %aI")), "\n") {
+		h, d, _ := strings.Cut(l, " ")
+		want[h] = d
+	}
+	r := open(t, f.dir)
+	tests := []struct {
+		rng   string
+		paths []string
+		total int // -1: OnTotal not called
+	}{
+		{"", nil, 5},
+		{"HEAD~1", nil, 4},
+		{"HEAD~3..HEAD", nil, 3},
+		{"", []string{"f1.txt"}, -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rng+strings.Join(tt.paths, ","), func(t *testing.T) {
+			src, err := r.History(tt.rng, tt.paths)
+			if err != nil {
+				t.Fatal(err)
+			}
+			total := -1
+			src.(interface{ OnTotal(func(int)) }).OnTotal(func(n int) { total = n })
+			frags := 0
+			err = src.Fragments(context.Background(), func(fr *scanner.Fragment) error {
+				frags++
+				if got := fr.Date.Format("2006-01-02T15:04:05-07:00"); got != want[fr.Commit] {
+					t.Errorf("fragment of %s dated %s, want %s", fr.Commit, got, want[fr.Commit])
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if total != tt.total {
+				t.Errorf("OnTotal gave %d, want %d", total, tt.total)
+			}
+			if frags == 0 {
+				t.Error("no fragment")
+			}
+		})
+	}
+}

@@ -26,10 +26,10 @@ type Text struct {
 	// Fingerprints appends each finding's fingerprint, to copy into
 	// .privscanignore.
 	Fingerprints bool
-	// CommitDate, when set, gives the author date of the commit a finding
-	// was added in (history): the line then ends with the commit's short
-	// ID and that date.
-	CommitDate func(commit string) (time.Time, bool)
+	// Commits ends a history finding's line with its commit's short ID
+	// and the author date the finding carries (finding.Finding.Date, set
+	// by the history walk; left out when zero).
+	Commits bool
 	// Context, when set, gives the line of a finding with every match on
 	// it masked (-v); it is printed indented under the finding. It must
 	// return text in which nothing matched remains.
@@ -117,14 +117,14 @@ func (t *Text) Finding(f *finding.Finding) error {
 	loc := fmt.Sprintf("%s:%d:%d", OneLine(where), f.Line, f.Column)
 	sev := fmt.Sprintf("%-7s", f.Severity.String())
 	fmt.Fprintf(t.w, "%s  %s  %s  %s", t.paint(ansiBold, loc), t.paint(severityColor(f.Severity), sev), f.RuleID, ShortDescription(f))
-	if t.CommitDate != nil && f.Commit != "" {
+	if t.Commits && f.Commit != "" {
 		// A message finding names its commit already.
 		var added []string
 		if f.Kind != finding.KindCommitMessage {
 			added = append(added, short7(f.Commit))
 		}
-		if d, ok := t.CommitDate(f.Commit); ok {
-			added = append(added, d.Format(time.DateOnly))
+		if !f.Date.IsZero() {
+			added = append(added, f.Date.Format(time.DateOnly))
 		}
 		if len(added) > 0 {
 			fmt.Fprintf(t.w, "  %s", t.paint(ansiDim, strings.Join(added, " ")))
