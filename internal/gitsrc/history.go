@@ -343,7 +343,7 @@ type histJob struct {
 }
 
 // Fragments implements scanner.Source.
-func (h *historySource) Fragments(ctx context.Context, yield func(*scanner.Fragment) error) error {
+func (h *historySource) Fragments(ctx context.Context, yield func(*scanner.Fragment) error) (err error) {
 	if len(h.include) == 0 {
 		return nil
 	}
@@ -382,11 +382,20 @@ func (h *historySource) Fragments(ctx context.Context, yield func(*scanner.Fragm
 		}
 		next = func() (*commitInfo, error) { return w.next(ctx) }
 		if h.onTotal != nil && h.ps.all() {
+			// The count runs to its end after a whole walk (which read
+			// every commit already); a failed or stopped walk stops it.
+			cctx, stop := context.WithCancel(parent)
 			counted := make(chan struct{})
-			defer func() { cancel(); <-counted }()
+			defer func() {
+				if err != nil {
+					stop()
+				}
+				<-counted
+				stop()
+			}()
 			go func() {
 				defer close(counted)
-				if n, err := h.countUnlimited(ctx); err == nil {
+				if n, err := h.countUnlimited(cctx); err == nil {
 					h.onTotal(n)
 				}
 			}()
@@ -452,7 +461,6 @@ func (h *historySource) Fragments(ctx context.Context, yield func(*scanner.Fragm
 		}()
 	}
 
-	var err error
 consume:
 	for j := range order {
 		for f := range j.out {

@@ -621,6 +621,8 @@ type packCache struct {
 	size  int
 	ll    *list.List
 	items map[packKey]*list.Element
+
+	hits, misses atomic.Int64 // lookups, for measuring the hit rate
 }
 
 type packKey struct {
@@ -642,10 +644,12 @@ func (c *packCache) get(p *packFile, off int64) (plumbing.ObjectType, []byte, bo
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e, ok := c.items[packKey{p, off}]; ok {
+		c.hits.Add(1)
 		c.ll.MoveToFront(e)
 		it := e.Value.(*packItem)
 		return it.typ, it.b, true
 	}
+	c.misses.Add(1)
 	return plumbing.InvalidObject, nil, false
 }
 

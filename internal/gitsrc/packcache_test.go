@@ -1,0 +1,79 @@
+package gitsrc
+
+import (
+	"context"
+	"os"
+	"runtime"
+	"runtime/metrics"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/privscan/privscan/scanner"
+)
+
+// TestPackCacheSizes measures the history walk of a real repository with
+// several sizes of the decompressed-object cache: its hit rate, wall and
+// CPU time and the peak of live heap objects. It runs only when
+// PRIVSCAN_HISTORY_REPO names a repository (PRIVSCAN_HISTORY_RANGE, the
+// range; all of HEAD by default):
+//
+//	PRIVSCAN_HISTORY_REPO=/path/to/repo go test ./internal/gitsrc -run TestPackCacheSizes -v
+func TestPackCacheSizes(t *testing.T) {
+	dir := os.Getenv("PRIVSCAN_HISTORY_REPO")
+	if dir == "" {
+		t.Skip("PRIVSCAN_HISTORY_REPO not set")
+	}
+	rng := os.Getenv("PRIVSCAN_HISTORY_RANGE")
+	for _, mb := range []int{4, 8, 16, 32, 64} {
+		r, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.limits.pack = mb << 20
+		src, err := r.History(rng, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runtime.GC()
+		peak := make(chan uint64)
+		stop := make(chan struct{})
+		go func() {
+			s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+			tk := time.NewTicker(5 * time.Millisecond)
+			defer tk.Stop()
+			var p uint64
+			for {
+				metrics.Read(s)
+				p = max(p, s[0].Value.Uint64())
+				select {
+				case <-stop:
+					peak <- p
+					return
+				case <-tk.C:
+				}
+			}
+		}()
+		var ru0, ru1 syscall.Rusage
+		syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
+		t0 := time.Now()
+		lines := 0
+		err = src.Fragments(context.Background(), func(f *scanner.Fragment) error {
+			lines += len(f.Lines)
+			return nil
+		})
+		wall := time.Since(t0)
+		syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
+		close(stop)
+		p := <-peak
+		if err != nil {
+			t.Fatal(err)
+		}
+		cpu := time.Duration(ru1.Utime.Nano()+ru1.Stime.Nano()-ru0.Utime.Nano()-ru0.Stime.Nano()) * time.Nanosecond
+		c := r.packSet().cache
+		h, m := c.hits.Load(), c.misses.Load()
+		t.Logf("pack cache %3d MiB: hits %8d misses %8d hit rate %5.1f%%  wall %6.0f ms  cpu %6.0f ms  peak live heap %5.1f MiB  (%d lines)",
+			mb, h, m, 100*float64(h)/float64(max(h+m, 1)), wall.Seconds()*1000, cpu.Seconds()*1000, float64(p)/(1<<20), lines)
+		r.Close()
+	}
+}
