@@ -26,11 +26,14 @@ var attributionFiles = []string{
 // attributionFile reports whether p names a file that lists people:
 // AUTHORS, AUTHORS.md, LICENSE-THIRD-PARTY, NOTICE.txt, COPYING_GPL.
 func attributionFile(p string) bool {
-	if p == "" {
-		return false
-	}
+	return p != "" && baseNamed(p, attributionFiles)
+}
+
+// baseNamed reports whether p's base name is one of names, without case,
+// alone or before an extension or a suffix after '-' or '_'.
+func baseNamed(p string, names []string) bool {
 	base := path.Base(p)
-	for _, s := range attributionFiles {
+	for _, s := range names {
 		if len(base) >= len(s) && strings.EqualFold(base[:len(s)], s) {
 			if len(base) == len(s) {
 				return true
@@ -244,22 +247,7 @@ var changelogFiles = []string{"CHANGELOG", "CHANGES", "HISTORY", "NEWS", "RELEAS
 // changelogFile reports whether p names a change log: CHANGELOG.md,
 // ChangeLog, HISTORY.rdoc, NEWS. (debian/changelog is a manifest.)
 func changelogFile(p string) bool {
-	if p == "" || inFixtureDir(p) {
-		return false
-	}
-	base := path.Base(p)
-	for _, s := range changelogFiles {
-		if len(base) >= len(s) && strings.EqualFold(base[:len(s)], s) {
-			if len(base) == len(s) {
-				return true
-			}
-			switch base[len(s)] {
-			case '.', '-', '_':
-				return true
-			}
-		}
-	}
-	return false
+	return p != "" && !inFixtureDir(p) && baseNamed(p, changelogFiles)
 }
 
 // identForm reports an address written as git writes a person, "Name

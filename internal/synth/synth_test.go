@@ -97,7 +97,7 @@ func TestUniqueValues(t *testing.T) {
 	if UniqueValue(3, n, 5) == UniqueValue(4, n, 5) {
 		t.Error("different seeds gave the same value")
 	}
-	if uniqueTag(0, 10_000_000) != "aaaaa" || uniqueTag(27, 100) != "aabb" {
-		t.Errorf("tags %q %q", uniqueTag(0, 10_000_000), uniqueTag(27, 100))
+	if UniqueTag(0, 10_000_000) != "aaaaa" || UniqueTag(27, 100) != "aabb" {
+		t.Errorf("tags %q %q", UniqueTag(0, 10_000_000), UniqueTag(27, 100))
 	}
 }

@@ -42,7 +42,7 @@ func UniqueValue(seed int64, n, i int) string {
 		g++
 	}
 	r := rand.New(rand.NewPCG(uint64(seed), 0x0411<<32|uint64(i)))
-	t := uniqueTag(i, n)
+	t := UniqueTag(i, n)
 	switch g {
 	case 0:
 		return Person(r) + t
@@ -60,9 +60,9 @@ func UniqueValue(seed int64, n, i int) string {
 	return Account(r) + strings.ToUpper(t)
 }
 
-// uniqueTag spells i in base 26 (a-z), as wide as n needs and at least 4
-// letters.
-func uniqueTag(i, n int) string {
+// UniqueTag spells i in base 26 (a-z), as wide as n needs and at least 4
+// letters: distinct for distinct i below n, and the same width for all.
+func UniqueTag(i, n int) string {
 	w := 4
 	for p := 26 * 26 * 26 * 26; p < n; p *= 26 {
 		w++

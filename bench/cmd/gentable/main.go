@@ -62,7 +62,7 @@ type row struct{ id, name, email, account, note string }
 
 func makeRow(seed int64, n, i int) row {
 	r := rand.New(rand.NewPCG(uint64(seed), 0x7ab1e<<32|uint64(i)))
-	tag := tagOf(i, n)
+	tag := synth.UniqueTag(i, n)
 	e := synth.Email(r)
 	at := strings.LastIndexByte(e, '@')
 	return row{
@@ -72,20 +72,6 @@ func makeRow(seed int64, n, i int) row {
 		account: synth.Account(r) + strings.ToUpper(tag),
 		note:    `called about "invoice", twice`,
 	}
-}
-
-// tagOf spells i in base 26, as wide as n needs and at least 4 letters.
-func tagOf(i, n int) string {
-	w := 4
-	for p := 26 * 26 * 26 * 26; p < n; p *= 26 {
-		w++
-	}
-	b := make([]byte, w)
-	for k := w - 1; k >= 0; k-- {
-		b[k] = 'a' + byte(i%26)
-		i /= 26
-	}
-	return string(b)
 }
 
 func csvField(s string) string {
