@@ -160,6 +160,26 @@ type classifier struct {
 	mask  uint64
 	lines [][]byte
 	hash  []uint64
+	// lens has bit n set when a classified record is n bytes long (n
+	// below lenBits): lookup answers -1 for any other length without
+	// hashing. A common head and tail are mostly records of lengths the
+	// few changed records do not have.
+	lens [lenBits / 64]uint64
+}
+
+// lenBits bounds the record lengths the classifier's length filter tracks;
+// longer records are always hashed.
+const lenBits = 1024
+
+func (c *classifier) noteLen(n int) {
+	if n < lenBits {
+		c.lens[n/64] |= 1 << (n % 64)
+	}
+}
+
+// maybeLen reports whether a classified record may be n bytes long.
+func (c *classifier) maybeLen(n int) bool {
+	return n >= lenBits || c.lens[n/64]&(1<<(n%64)) != 0
 }
 
 func newClassifier(n int) *classifier {
@@ -182,6 +202,7 @@ func (c *classifier) classify(rec []byte) int32 {
 		s := c.slots[i]
 		if s == 0 {
 			id := int32(len(c.lines))
+			c.noteLen(len(rec))
 			c.lines = append(c.lines, rec)
 			c.hash = append(c.hash, h)
 			c.slots[i] = id + 1
@@ -196,6 +217,9 @@ func (c *classifier) classify(rec []byte) int32 {
 // lookup returns the class of rec, or -1 when no record of the table is
 // equal to it.
 func (c *classifier) lookup(rec []byte) int32 {
+	if !c.maybeLen(len(rec)) {
+		return -1
+	}
 	h := maphash.Bytes(c.seed, rec)
 	for i := h & c.mask; ; i = (i + 1) & c.mask {
 		s := c.slots[i]

@@ -254,3 +254,43 @@ func BenchmarkDiffAdded(b *testing.B) {
 		diffAdded(a, c)
 	}
 }
+
+// BenchmarkDiffAddedSource diffs a source-like file (lines of many
+// lengths) against itself with one small hunk changed: the common head and
+// tail dominate, as in most commits.
+func BenchmarkDiffAddedSource(b *testing.B) {
+	r := rand.New(rand.NewSource(2))
+	var old []string
+	for k := 0; k < 4000; k++ {
+		old = append(old, strings.Repeat("\t", r.Intn(4))+fmt.Sprintf("x%d := call(%s)", k, strings.Repeat("a", r.Intn(90))))
+	}
+	nw := append(append(append([]string{}, old[:2000]...), "\tadded := 1", "\tother := 2"), old[2003:]...)
+	a, c := splitRecords([]byte(joinLines(old, "\n", true))), splitRecords([]byte(joinLines(nw, "\n", true)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		diffAdded(a, c)
+	}
+}
+
+// TestClassifierLengthFilter: a record of a length no classified record
+// has is not found without hashing; one of a classified length is found
+// exactly; records at and past the filter's bound are always looked up.
+func TestClassifierLengthFilter(t *testing.T) {
+	cf := newClassifier(4)
+	long := bytes.Repeat([]byte("L"), lenBits+5)
+	edge := bytes.Repeat([]byte("E"), lenBits-1)
+	for _, r := range [][]byte{[]byte("abc\n"), long, edge, {}} {
+		cf.classify(r)
+	}
+	for _, tc := range []struct {
+		rec  []byte
+		want bool
+	}{
+		{[]byte("abc\n"), true}, {[]byte("abd\n"), false}, {[]byte("abcd\n"), false},
+		{long, true}, {append(append([]byte{}, long...), 'x'), false}, {edge, true}, {[]byte{}, true}, {[]byte("\n"), false},
+	} {
+		if got := cf.lookup(tc.rec) >= 0; got != tc.want {
+			t.Errorf("lookup of %d bytes: found %v, want %v", len(tc.rec), got, tc.want)
+		}
+	}
+}
