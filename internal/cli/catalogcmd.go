@@ -39,12 +39,8 @@ func runCatalog(env *Env, args []string) error {
 		return &nameError{what: "unknown catalog command", raw: args[0], candidates: []string{"check", "seal"},
 			suggestFmt: "did you mean `privscan catalog %s`?", hint: catalogUsage}
 	}
-	pos, paths, err := parseArgs(fs, args[1:])
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(env.Stdout, helpFor("catalog", fs))
-		return nil
-	}
-	if err != nil {
+	pos, paths, help, err := parseOrHelp(env, fs, "catalog", args[1:])
+	if help || err != nil {
 		return err
 	}
 	if len(pos)+len(paths) > 0 {
@@ -383,12 +379,8 @@ func runInit(env *Env, args []string) error {
 	fset := flag.NewFlagSet("init", flag.ContinueOnError)
 	force := fset.Bool("force", false, "overwrite existing files")
 	platform := fset.String("platform", "", "also set up for `PLATFORM` (claude-code)")
-	pos, _, err := parseArgs(fset, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(env.Stdout, helpFor("init", fset))
-		return nil
-	}
-	if err != nil {
+	pos, _, help, err := parseOrHelp(env, fset, "init", args)
+	if help || err != nil {
 		return err
 	}
 	if len(pos) > 0 {

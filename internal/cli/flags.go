@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"strings"
 )
@@ -64,6 +66,17 @@ func (f *scanFlags) register(fs *flag.FlagSet, cmd string) {
 		fs.BoolVar(&f.noUntracked, "no-untracked", false, "do not scan untracked files")
 		fs.BoolVar(&f.noMessages, "no-messages", false, "do not scan commit messages of a range")
 	}
+}
+
+// parseOrHelp parses args as parseArgs does; on -h or --help it prints
+// topic's help, flags included, to stdout and reports help (err nil).
+func parseOrHelp(env *Env, fs *flag.FlagSet, topic string, args []string) (positional, paths []string, help bool, err error) {
+	positional, paths, err = parseArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintln(env.Stdout, helpFor(topic, fs))
+		return nil, nil, true, nil
+	}
+	return positional, paths, false, err
 }
 
 // parseArgs parses flags anywhere among args (git style: "diff HEAD~1

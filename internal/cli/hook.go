@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 
@@ -109,12 +108,8 @@ func runHook(ctx context.Context, env *Env, args []string) error {
 	fs := flag.NewFlagSet("hook", flag.ContinueOnError)
 	failOn := fs.String("fail-on", "", "block on findings at or above `LEVEL`: error, warning or note")
 	catalogKey := fs.String("catalog-key", "", "catalog `KEY` in the key map")
-	pos, paths, err := parseArgs(fs, args[1:])
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(env.Stdout, helpFor("hook", fs))
-		return nil
-	}
-	if err != nil {
+	pos, paths, help, err := parseOrHelp(env, fs, "hook", args[1:])
+	if help || err != nil {
 		return err
 	}
 	if len(pos)+len(paths) > 0 {

@@ -67,12 +67,8 @@ func runMCP(ctx context.Context, env *Env, args []string) error {
 	httpAddr := fs.String("http", "", "serve Streamable HTTP on the loopback `ADDR` instead of stdio")
 	var roots rootFlags
 	fs.Var(&roots, "root", "another `DIR` whose repositories may be scanned (repeatable)")
-	pos, paths, err := parseArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(env.Stdout, helpFor("mcp", fs))
-		return nil
-	}
-	if err != nil {
+	pos, paths, help, err := parseOrHelp(env, fs, "mcp", args)
+	if help || err != nil {
 		return err
 	}
 	if len(pos)+len(paths) > 0 {

@@ -53,12 +53,8 @@ func runOrgPlan(ctx context.Context, env *Env, args []string) error {
 	forks := fs.Bool("include-forks", false, "include forks")
 	out := fs.String("o", "", "write the plan to `FILE` (required; - for stdout)")
 	split := fs.Int64("split-size", org.SplitKiB, "split a history larger than `KIB` KiB into commit ranges over several shards")
-	pos, paths, err := parseArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(env.Stdout, helpFor("org", fs))
-		return nil
-	}
-	if err != nil {
+	pos, paths, help, err := parseOrHelp(env, fs, "org", args)
+	if help || err != nil {
 		return err
 	}
 	if len(pos)+len(paths) > 0 {
@@ -138,12 +134,8 @@ func runOrgScan(ctx context.Context, env *Env, args []string) error {
 	key := fs.String("catalog-key", "", "catalog `KEY` in the key map")
 	maxMiB := fs.Int64("max-repo-size", org.DefaultMaxRepoBytes>>20, "fail a repository whose pack exceeds `MIB` mebibytes")
 	noProgress := fs.Bool("no-progress", false, "no progress line on a terminal")
-	pos, paths, err := parseArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(env.Stdout, helpFor("org", fs))
-		return nil
-	}
-	if err != nil {
+	pos, paths, help, err := parseOrHelp(env, fs, "org", args)
+	if help || err != nil {
 		return err
 	}
 	if len(pos)+len(paths) > 0 {
@@ -210,12 +202,8 @@ func runOrgMerge(env *Env, args []string) error {
 	fs := orgFlags("merge")
 	format := fs.String("format", "markdown", "output `FORMAT`: json, sarif or markdown")
 	output := fs.String("output", "", "write the report to `FILE` (default: stdout)")
-	pos, paths, err := parseArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(env.Stdout, helpFor("org", fs))
-		return nil
-	}
-	if err != nil {
+	pos, paths, help, err := parseOrHelp(env, fs, "org", args)
+	if help || err != nil {
 		return err
 	}
 	dirs := append(pos, paths...)

@@ -18,12 +18,8 @@ func runRedact(ctx context.Context, env *Env, args []string) error {
 	quiet := fs.Bool("q", false, "no summary on stderr")
 	var caps inputCaps
 	caps.register(fs)
-	pos, paths, err := parseArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(env.Stdout, helpFor("redact", fs))
-		return nil
-	}
-	if err != nil {
+	pos, paths, help, err := parseOrHelp(env, fs, "redact", args)
+	if help || err != nil {
 		return err
 	}
 	if len(pos) > 1 || len(paths) > 0 {

@@ -22,12 +22,8 @@ func runScan(ctx context.Context, env *Env, cmd string, args []string) error {
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	var f scanFlags
 	f.register(fs, cmd)
-	pos, paths, err := parseArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(env.Stdout, helpFor(cmd, fs))
-		return nil
-	}
-	if err != nil {
+	pos, paths, help, err := parseOrHelp(env, fs, cmd, args)
+	if help || err != nil {
 		return err
 	}
 	if err := checkFormat(f.format); err != nil {
