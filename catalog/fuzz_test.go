@@ -20,10 +20,30 @@ import (
 // setting keys and numbers, that an error or warning may contain.
 var templateCorpus = sync.OnceValues(func() (string, error) {
 	var b strings.Builder
-	for _, name := range []string{"parse.go", "markdown.go", "settings.go", "values.go", "lint.go"} {
+	err := eachStringLiteral([]string{"parse.go", "markdown.go", "settings.go", "values.go", "lint.go"}, func(u string) {
+		b.WriteString(u)
+		b.WriteByte(0)
+	})
+	if err != nil {
+		return "", err
+	}
+	for _, code := range []syntax.ErrorCode{syntax.ErrInvalidCharClass, syntax.ErrInvalidCharRange, syntax.ErrInvalidEscape,
+		syntax.ErrInvalidNamedCapture, syntax.ErrInvalidPerlOp, syntax.ErrInvalidRepeatOp, syntax.ErrInvalidRepeatSize,
+		syntax.ErrInvalidUTF8, syntax.ErrMissingBracket, syntax.ErrMissingParen, syntax.ErrMissingRepeatArgument,
+		syntax.ErrTrailingBackslash, syntax.ErrUnexpectedParen, syntax.ErrNestingDepth, syntax.ErrLarge} {
+		b.WriteString(code.String())
+		b.WriteByte(0)
+	}
+	return b.String(), nil
+})
+
+// eachStringLiteral calls fn with the value of every string literal in
+// the named source files of this package.
+func eachStringLiteral(names []string, fn func(string)) error {
+	for _, name := range names {
 		src, err := os.ReadFile(name)
 		if err != nil {
-			return "", err
+			return err
 		}
 		fset := token.NewFileSet()
 		var s scanner.Scanner
@@ -35,21 +55,13 @@ var templateCorpus = sync.OnceValues(func() (string, error) {
 			}
 			if tok == token.STRING {
 				if u, err := strconv.Unquote(lit); err == nil {
-					b.WriteString(u)
-					b.WriteByte(0)
+					fn(u)
 				}
 			}
 		}
 	}
-	for _, code := range []syntax.ErrorCode{syntax.ErrInvalidCharClass, syntax.ErrInvalidCharRange, syntax.ErrInvalidEscape,
-		syntax.ErrInvalidNamedCapture, syntax.ErrInvalidPerlOp, syntax.ErrInvalidRepeatOp, syntax.ErrInvalidRepeatSize,
-		syntax.ErrInvalidUTF8, syntax.ErrMissingBracket, syntax.ErrMissingParen, syntax.ErrMissingRepeatArgument,
-		syntax.ErrTrailingBackslash, syntax.ErrUnexpectedParen, syntax.ErrNestingDepth, syntax.ErrLarge} {
-		b.WriteString(code.String())
-		b.WriteByte(0)
-	}
-	return b.String(), nil
-})
+	return nil
+}
 
 var (
 	// Dynamic parts of messages: "rule ID", quoted IDs and keys, numbers.

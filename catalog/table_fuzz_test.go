@@ -2,11 +2,7 @@ package catalog
 
 import (
 	"bytes"
-	"go/scanner"
-	"go/token"
-	"os"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -18,27 +14,13 @@ import (
 // contain.
 var tableWords = sync.OnceValues(func() (map[string]bool, error) {
 	words := map[string]bool{}
-	for _, name := range []string{"table.go", "schema.go", "values.go"} {
-		src, err := os.ReadFile(name)
-		if err != nil {
-			return nil, err
+	err := eachStringLiteral([]string{"table.go", "schema.go", "values.go"}, func(u string) {
+		for _, w := range wordRE.FindAllString(u, -1) {
+			words[w] = true
 		}
-		fset := token.NewFileSet()
-		var s scanner.Scanner
-		s.Init(fset.AddFile(name, -1, len(src)), src, nil, 0)
-		for {
-			_, tok, lit := s.Scan()
-			if tok == token.EOF {
-				break
-			}
-			if tok == token.STRING {
-				if u, err := strconv.Unquote(lit); err == nil {
-					for _, w := range wordRE.FindAllString(u, -1) {
-						words[w] = true
-					}
-				}
-			}
-		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	return words, nil
 })
