@@ -19,6 +19,9 @@ import (
 const (
 	// DefaultMaxResults is GitHub code scanning's limit on results per run.
 	DefaultMaxResults = 25000
+	// MaxRunsPerFile is GitHub code scanning's limit on runs in one file
+	// (a merged log of more is still valid SARIF, but not uploadable).
+	MaxRunsPerFile = 20
 	// MaxUploadBytes is the gzip-compressed size the output is kept under
 	// (GitHub accepts at most 10 MB; 10,000,000 bytes leaves a margin for
 	// compressors that do worse than Go's default level).

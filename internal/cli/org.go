@@ -9,11 +9,12 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/privscan/privscan/sarif"
+
 	"github.com/privscan/privscan/internal/engine"
 	"github.com/privscan/privscan/internal/org"
 	"github.com/privscan/privscan/internal/progress"
 	"github.com/privscan/privscan/internal/render"
-	"github.com/privscan/privscan/internal/sarifcheck"
 )
 
 const orgUsage = "usage: privscan org plan|scan|merge (see `privscan help org`)"
@@ -241,8 +242,8 @@ func runOrgMerge(env *Env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("writing the merged report: %w", errors.Unwrap(err))
 	}
-	if *format == "sarif" && m.Runs() > sarifcheck.MaxRuns {
-		fmt.Fprintf(env.Stderr, "privscan: warning: the merged SARIF log has %d runs, one per repository; GitHub code scanning takes at most %d a file\n", m.Runs(), sarifcheck.MaxRuns)
+	if *format == "sarif" && m.Runs() > sarif.MaxRunsPerFile {
+		fmt.Fprintf(env.Stderr, "privscan: warning: the merged SARIF log has %d runs, one per repository; GitHub code scanning takes at most %d a file\n", m.Runs(), sarif.MaxRunsPerFile)
 		fmt.Fprintln(env.Stderr, "privscan: hint: upload each repository's own reports/<name>/*.sarif to that repository; keep the merged log as the archive")
 	}
 	if len(m.Missing) > 0 {

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/privscan/privscan/sarif"
+
 	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/internal/render"
 )
@@ -303,9 +305,6 @@ func joinRuns(runs []map[string]any) map[string]any {
 	return out
 }
 
-// sarifSchema is the $schema of the merged SARIF log.
-const sarifSchema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-
 // Runs is the number of runs WriteSARIF writes: one per repository with a
 // result.
 func (m *Merged) Runs() int { return len(m.runs) }
@@ -319,7 +318,7 @@ func (m *Merged) WriteSARIF(w io.Writer) error {
 	if runs == nil {
 		runs = []map[string]any{}
 	}
-	b, err := json.MarshalIndent(map[string]any{"version": "2.1.0", "$schema": sarifSchema, "runs": runs}, "", "  ")
+	b, err := json.MarshalIndent(map[string]any{"version": "2.1.0", "$schema": sarif.SchemaURI, "runs": runs}, "", "  ")
 	if err != nil {
 		return err
 	}
