@@ -66,6 +66,9 @@ type Rule struct {
 	Values        []Value
 	ValueLines    []int32 // 1-based line of each value, parallel to Values
 	Line          int     // 1-based line of the rule's heading
+	// Record, for a rule of a catalog read from a table, is its part in
+	// record rules (record.go); nil: none.
+	Record *RecordRule
 }
 
 // Catalog is a parsed catalog. It still holds values (as Value); compile it

@@ -41,6 +41,9 @@ type CompileOptions struct {
 	// compact sizes the literal and identifier filters with fewer bits
 	// per entry (Seal: a smaller file, for slightly more false probes).
 	compact bool
+	// recKeys keys the record arrays (Seal: from the seal key and salt);
+	// nil: derived from the hash key.
+	recKeys *recordKeys
 }
 
 // Matcher is a compiled catalog. It holds no catalog plaintext for literal
@@ -99,6 +102,11 @@ type Matcher struct {
 	// sealChk checks the pages of a sealed catalog's tables (nil when m
 	// is not sealed).
 	sealChk *sealChecker
+
+	// rec holds each rule's part in record rules (nil: none takes part),
+	// recIdx the record arrays (record.go).
+	rec    []*RecordInfo
+	recIdx *recordIndex
 
 	pool sync.Pool // *scratch, for lines that need NFC normalization
 }
@@ -343,6 +351,13 @@ func Compile(c *Catalog, opts *CompileOptions) (*Matcher, error) {
 	bw.flush()
 	clear(buf)
 	m.setAnchorBits()
+	rk := deriveRecordKeys(key)
+	if opts != nil && opts.recKeys != nil {
+		rk = *opts.recKeys
+	}
+	if err := m.compileRecords(c, rk); err != nil {
+		return nil, fmt.Errorf("compile: %w", err)
+	}
 	return m, nil
 }
 

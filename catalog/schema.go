@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"errors"
+	"slices"
 	"strconv"
 
 	"github.com/pelletier/go-toml/v2"
@@ -112,6 +113,11 @@ type rawColumn struct {
 	Case        string `toml:"case"`
 	Boundary    string `toml:"boundary"`
 	Description string `toml:"description"`
+	// Record rules (record.go).
+	CorroboratedBy []string `toml:"corroborated-by"`
+	Within         any      `toml:"within"`
+	Uncorroborated string   `toml:"uncorroborated"`
+	Search         *bool    `toml:"search"`
 }
 
 // ParseSchema parses a schema file (TOML). Its errors are *SchemaError.
@@ -126,7 +132,7 @@ func ParseSchema(data []byte) (*Schema, error) {
 		var sm *toml.StrictMissingError
 		if errors.As(err, &sm) && len(sm.Errors) > 0 {
 			row, _ := sm.Errors[0].Position()
-			return nil, &SchemaError{Line: row, Reason: "unknown key (known: format, max-bad-rows, fingerprint-key, [[columns]] with name, rule, category, severity, match, case, boundary, description)"}
+			return nil, &SchemaError{Line: row, Reason: "unknown key (known: format, max-bad-rows, fingerprint-key, [[columns]] with name, rule, category, severity, match, case, boundary, description, corroborated-by, within, uncorroborated, search)"}
 		}
 		var de *toml.DecodeError
 		if errors.As(err, &de) {
@@ -184,7 +190,112 @@ func ParseSchema(data []byte) (*Schema, error) {
 		}
 		s.Columns = append(s.Columns, SchemaColumn{Name: rc.Name, Rule: r})
 	}
+	if err := s.recordRules(raw.Columns, names); err != nil {
+		return nil, err
+	}
 	return s, nil
+}
+
+// recordRules sets the record rules of s's columns (RecordRule) from
+// their corroborated-by, within, uncorroborated and search settings.
+// Errors name the column by its position, never a value (a schema holds
+// none).
+func (s *Schema) recordRules(raw []rawColumn, names map[string]int) error {
+	recs := make([]*RecordRule, len(raw))
+	named := map[string]bool{} // rule IDs named by some corroborated-by
+	for i := range raw {
+		rc := &raw[i]
+		label := "column " + strconv.Itoa(i+1)
+		hidden := rc.Search != nil && !*rc.Search
+		if len(rc.CorroboratedBy) == 0 {
+			if rc.Within != nil || rc.Uncorroborated != "" {
+				return &SchemaError{Reason: label + ": within and uncorroborated need corroborated-by"}
+			}
+			if hidden {
+				recs[i] = &RecordRule{Hidden: true}
+			}
+			continue
+		}
+		if hidden {
+			return &SchemaError{Reason: label + ": a column with search = false only corroborates: it cannot have corroborated-by"}
+		}
+		rr := &RecordRule{}
+		seen := map[string]bool{}
+		for _, by := range rc.CorroboratedBy {
+			j, ok := names[by]
+			switch {
+			case !ok:
+				return &SchemaError{Reason: label + ": corroborated-by names a column the schema does not list (list it, with search = false if it should only corroborate)"}
+			case j == i:
+				return &SchemaError{Reason: label + ": a column cannot corroborate itself"}
+			case s.Columns[j].Rule.ID == s.Columns[i].Rule.ID:
+				return &SchemaError{Reason: label + ": corroborated-by names a column of the same rule"}
+			}
+			named[s.Columns[j].Rule.ID] = true
+			if id := s.Columns[j].Rule.ID; !seen[id] {
+				seen[id] = true
+				rr.By = append(rr.By, id)
+			}
+		}
+		switch w := rc.Within.(type) {
+		case nil:
+			return &SchemaError{Reason: label + ": corroborated-by needs within (a number of lines, or \"file\")"}
+		case int64:
+			if w < 0 || w > MaxWithin {
+				return &SchemaError{Reason: label + ": within must be 0 to " + strconv.Itoa(MaxWithin) + " lines, or \"file\""}
+			}
+			rr.Within = int(w)
+		case string:
+			if w != "file" {
+				return &SchemaError{Reason: label + ": within must be a number of lines or \"file\""}
+			}
+			rr.Within = WithinFile
+		default:
+			return &SchemaError{Reason: label + ": within must be a number of lines or \"file\""}
+		}
+		switch rc.Uncorroborated {
+		case "", "drop":
+		case "note":
+			rr.Uncorroborated = SeverityNote
+		default:
+			return &SchemaError{Reason: label + ": uncorroborated must be drop or note"}
+		}
+		recs[i] = rr
+	}
+	for i := range raw {
+		id := s.Columns[i].Rule.ID
+		if recs[i] != nil && recs[i].Hidden && !named[id] {
+			return &SchemaError{Reason: "column " + strconv.Itoa(i+1) + ": search = false, but no column is corroborated by it"}
+		}
+		if recs[i] == nil && named[id] {
+			recs[i] = &RecordRule{}
+		}
+	}
+	// The columns of one rule must agree on its record rule.
+	byRule := map[string]int{}
+	for i := range raw {
+		id := s.Columns[i].Rule.ID
+		j, ok := byRule[id]
+		if !ok {
+			byRule[id] = i
+			continue
+		}
+		if !sameRecord(recs[i], recs[j]) {
+			return &SchemaError{Reason: "column " + strconv.Itoa(i+1) + ": rule " + id + " is fed by another column with other record settings (columns of one rule must agree)"}
+		}
+		recs[i] = recs[j]
+	}
+	for i := range raw {
+		s.Columns[i].Rule.Record = recs[i]
+	}
+	return nil
+}
+
+func sameRecord(a, b *RecordRule) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return slices.Equal(a.By, b.By) && a.Within == b.Within && a.Uncorroborated == b.Uncorroborated && a.Hidden == b.Hidden
 }
 
 // printableText reports valid UTF-8 without control characters.

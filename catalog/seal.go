@@ -66,8 +66,15 @@ const SealKeySize = 32
 // MaxSealedSize is the largest sealed catalog loaded: 2 GiB.
 const MaxSealedSize = 2 << 30
 
-// SealVersion is the format version Seal writes and LoadSealed reads.
-const SealVersion = 3
+// SealVersion is the newest format version Seal writes and LoadSealed
+// reads: 4, with record rules (record.go). A catalog without record rules
+// (every Markdown catalog) is written as version 3, byte for byte as
+// before, so that an older privscan still reads it; LoadSealed reads both.
+const SealVersion = 4
+
+// sealVersionNoRecords is the version of a sealed catalog without record
+// rules: no record arrays, no record metadata.
+const sealVersionNoRecords = 3
 
 // MatcherVersion names what a catalog compiles to (the tokenizer, the
 // hashes, the table layout). Bump it with any change that makes the same
@@ -135,7 +142,14 @@ const (
 	// 128-bit set, two words): encrypted with the arrays, not in the
 	// metadata.
 	arrScalars
-	sealArrays
+	// sealArraysV3 is the array count of a version 3 file.
+	sealArraysV3
+	// arrRecKeys and arrRecIDs (version 4) are the record arrays: a keyed
+	// hash of (rule, normalised value) per (value, row) pair, sorted, and
+	// the pair's keyed row identifier (record.go).
+	arrRecKeys = sealArraysV3
+	arrRecIDs  = sealArraysV3 + 1
+	sealArrays = sealArraysV3 + 2
 )
 
 // sealScalars is the length of arrScalars.
@@ -150,6 +164,7 @@ var sealArrayElem = [sealArrays]uint32{
 	arrSubPrefix: 8, arrSubFull: 8, arrSubFoldKeys: 8, arrSubFoldVals: 4, arrSubExactKeys: 8, arrSubExactVals: 4,
 	arrMultiOff: 4, arrMultiRules: 4,
 	arrScalars: 8,
+	arrRecKeys: 8, arrRecIDs: 8,
 }
 
 // Bits of the meta flags.
@@ -231,6 +246,7 @@ type SealOptions struct {
 // sealKeys are the keys of one sealed file.
 type sealKeys struct {
 	hash, check, mac, page, aead, regex [32]byte
+	rec                                 recordKeys
 }
 
 func deriveSealKeys(sealKey, salt []byte) sealKeys {
@@ -242,7 +258,7 @@ func deriveSealKeys(sealKey, salt []byte) sealKeys {
 		return out
 	}
 	return sealKeys{hash: one("hash-key"), check: one("key-check"), mac: one("mac"), page: one("page-aead"), aead: one("fingerprint-key"),
-		regex: one("regex-rules")}
+		regex: one("regex-rules"), rec: recordKeys{field: one("record-field"), row: one("record-id")}}
 }
 
 // littleEndian reports whether the host stores integers little-endian, so
@@ -289,7 +305,7 @@ func Seal(w io.Writer, c *Catalog, sealKey []byte, opts *SealOptions) error {
 		}
 		keys = deriveSealKeys(sealKey, salt[:])
 		var err error
-		if m, err = Compile(c, &CompileOptions{HashKey: keys.hash[:], compact: true}); err != nil {
+		if m, err = Compile(c, &CompileOptions{HashKey: keys.hash[:], compact: true, recKeys: &keys.rec}); err != nil {
 			return err
 		}
 		if m.packTables() {
@@ -416,6 +432,9 @@ func sealArraysOf(m *Matcher) (u64 [sealArrays][]uint64, u32 [sealArrays][]uint3
 		}
 	}
 	u64[arrScalars] = sc
+	if m.recIdx != nil {
+		u64[arrRecKeys], u64[arrRecIDs] = m.recIdx.keys, m.recIdx.ids
+	}
 	return u64, u32
 }
 
@@ -472,6 +491,9 @@ func sealMeta(m *Matcher, counts []int, noBoundary []bool, regex []byte) []byte 
 	for _, t := range m.tables() {
 		b = append(b, t.vbits)
 	}
+	if m.rec != nil {
+		b = appendRecordMeta(b, m.rec)
+	}
 	if len(regex) > 0 {
 		u32(uint32(len(regex)))
 		b = append(b, regex...)
@@ -485,12 +507,16 @@ func alignUp(n uint64) uint64 { return (n + sealAlign - 1) &^ (sealAlign - 1) }
 func writeSealed(w io.Writer, m *Matcher, counts []int, noBoundary []bool, regex []byte, keys *sealKeys, salt [sealSaltSize]byte, nonce [12]byte) error {
 	meta := sealMeta(m, counts, noBoundary, regex)
 	u64, u32 := sealArraysOf(m)
+	version, nArr := uint32(sealVersionNoRecords), uint64(sealArraysV3)
+	if m.rec != nil {
+		version, nArr = SealVersion, sealArrays
+	}
 	metaOff := uint64(sealHeaderSize)
 	dirOff := alignUp(metaOff + uint64(len(meta)))
-	pos := alignUp(dirOff + sealArrays*sealDirEntrySize)
-	dir := make([]byte, 0, sealArrays*sealDirEntrySize)
+	pos := alignUp(dirOff + nArr*sealDirEntrySize)
+	dir := make([]byte, 0, nArr*sealDirEntrySize)
 	var offs [sealArrays]uint64
-	for id := range sealArrays {
+	for id := range int(nArr) {
 		n := uint64(len(u64[id]))
 		if sealArrayElem[id] == 4 {
 			n = uint64(len(u32[id]))
@@ -502,7 +528,7 @@ func writeSealed(w io.Writer, m *Matcher, counts []int, noBoundary []bool, regex
 		dir = binary.LittleEndian.AppendUint64(dir, n)
 		pos = alignUp(pos + n*uint64(sealArrayElem[id]))
 	}
-	arrOff := alignUp(dirOff + sealArrays*sealDirEntrySize)
+	arrOff := alignUp(dirOff + nArr*sealDirEntrySize)
 	pages := (pos - arrOff + sealPageSize - 1) / sealPageSize
 	size := pos + pages*sealTagSize + sealMACSize
 	if size > MaxSealedSize {
@@ -511,7 +537,7 @@ func writeSealed(w io.Writer, m *Matcher, counts []int, noBoundary []bool, regex
 
 	hdr := make([]byte, sealHeaderSize)
 	copy(hdr[sealHdrMagic:], sealMagic[:])
-	binary.LittleEndian.PutUint32(hdr[sealHdrVersion:], SealVersion)
+	binary.LittleEndian.PutUint32(hdr[sealHdrVersion:], version)
 	binary.LittleEndian.PutUint32(hdr[sealHdrSize:], sealHeaderSize)
 	binary.LittleEndian.PutUint64(hdr[sealHdrFileSize:], size)
 	copy(hdr[sealHdrSalt:], salt[:])
@@ -520,7 +546,7 @@ func writeSealed(w io.Writer, m *Matcher, counts []int, noBoundary []bool, regex
 	binary.LittleEndian.PutUint64(hdr[sealHdrMetaOff:], metaOff)
 	binary.LittleEndian.PutUint64(hdr[sealHdrMetaLen:], uint64(len(meta)))
 	binary.LittleEndian.PutUint64(hdr[sealHdrDirOff:], dirOff)
-	binary.LittleEndian.PutUint32(hdr[sealHdrDirCount:], sealArrays)
+	binary.LittleEndian.PutUint32(hdr[sealHdrDirCount:], uint32(nArr))
 	binary.LittleEndian.PutUint64(hdr[sealHdrArrOff:], arrOff)
 	binary.LittleEndian.PutUint64(hdr[sealHdrTagOff:], pos)
 	aead, err := newSealAEAD(keys)
@@ -542,7 +568,7 @@ func writeSealed(w io.Writer, m *Matcher, counts []int, noBoundary []bool, regex
 	sw.pad(dirOff)
 	sw.write(dir)
 	sw.pad(arrOff)
-	for id := range sealArrays {
+	for id := range int(nArr) {
 		sw.pad(offs[id])
 		if sealArrayElem[id] == 4 {
 			sw.writeU32(u32[id])

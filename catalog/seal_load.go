@@ -92,6 +92,9 @@ func LoadSealed(data, sealKey []byte) (*Matcher, *Sealed, error) {
 		return nil, nil, err
 	}
 	m.fpKey = fp
+	if m.recIdx != nil {
+		m.recIdx.fieldKey = keys.rec.field
+	}
 	return m, s, nil
 }
 
@@ -160,8 +163,8 @@ func checkSealedHeader(data []byte) error {
 	if len(data) < sealHeaderSize+sealMACSize {
 		return sealedErr("file is truncated")
 	}
-	if v := binary.LittleEndian.Uint32(data[sealHdrVersion:]); v != SealVersion {
-		return sealedErr("format version %d is not supported (this privscan reads version %d): seal the catalog again with this version", v, SealVersion)
+	if v := binary.LittleEndian.Uint32(data[sealHdrVersion:]); v != SealVersion && v != sealVersionNoRecords {
+		return sealedErr("format version %d is not supported (this privscan reads versions %d and %d): seal the catalog again with this version", v, sealVersionNoRecords, SealVersion)
 	}
 	if binary.LittleEndian.Uint32(data[sealHdrSize:]) != sealHeaderSize {
 		return sealedErr("header size mismatch")
@@ -200,7 +203,12 @@ func parseSealed(data []byte, size int, hashKey []byte, chk *sealChecker) (*Matc
 	metaOff := binary.LittleEndian.Uint64(data[sealHdrMetaOff:])
 	metaLen := binary.LittleEndian.Uint64(data[sealHdrMetaLen:])
 	dirOff := binary.LittleEndian.Uint64(data[sealHdrDirOff:])
-	if binary.LittleEndian.Uint32(data[sealHdrDirCount:]) != sealArrays {
+	version := int(binary.LittleEndian.Uint32(data[sealHdrVersion:]))
+	nArr := uint64(sealArraysV3)
+	if version == SealVersion {
+		nArr = sealArrays
+	}
+	if uint64(binary.LittleEndian.Uint32(data[sealHdrDirCount:])) != nArr {
 		return nil, nil, sealedErr("unexpected table count")
 	}
 	for _, c := range append(data[sealHdrReserved:sealHdrArrOff:sealHdrArrOff], data[sealHdrReserved2:sealHeaderSize]...) {
@@ -211,21 +219,21 @@ func parseSealed(data []byte, size int, hashKey []byte, chk *sealChecker) (*Matc
 	if metaOff < sealHeaderSize || metaOff > end || metaLen > end-metaOff {
 		return nil, nil, sealedErr("rule metadata out of bounds")
 	}
-	if dirOff < metaOff+metaLen || dirOff > arrOff || arrOff-dirOff < sealArrays*sealDirEntrySize {
+	if dirOff < metaOff+metaLen || dirOff > arrOff || arrOff-dirOff < nArr*sealDirEntrySize {
 		return nil, nil, sealedErr("table directory out of bounds")
 	}
 	m := &Matcher{k: deriveKeys(hashKey)}
-	s := &Sealed{Version: SealVersion, Size: int64(size)}
+	s := &Sealed{Version: version, Size: int64(size)}
 	r := &metaReader{b: data[metaOff : metaOff+metaLen]}
-	vbits, err := m.readSealedMeta(r, s)
+	vbits, err := m.readSealedMeta(r, s, version)
 	if err != nil {
 		return nil, nil, err
 	}
 	var u64 [sealArrays][]uint64
 	var u32 [sealArrays][]uint32
 	var aoff [sealArrays]uint64
-	dir := data[dirOff : dirOff+sealArrays*sealDirEntrySize]
-	for id := range sealArrays {
+	dir := data[dirOff : dirOff+nArr*sealDirEntrySize]
+	for id := range int(nArr) {
 		e := dir[id*sealDirEntrySize:]
 		if binary.LittleEndian.Uint32(e) != uint32(id) || binary.LittleEndian.Uint32(e[4:]) != sealArrayElem[id] {
 			return nil, nil, sealedErr("table directory entry %d is not the expected table", id)
@@ -331,6 +339,16 @@ func parseSealed(data []byte, size int, hashKey []byte, chk *sealChecker) (*Matc
 	for c := range m.sepHash {
 		m.sepHash[c] = fmix64(feed(m.k.tokF, uint64(asciiTab[c].fold)) ^ m.k.tokFfin)
 	}
+	if m.rec != nil {
+		keys, ids := u64[arrRecKeys], u64[arrRecIDs]
+		if len(keys) != len(ids) {
+			return nil, nil, sealedErr("record arrays differ in length")
+		}
+		m.recIdx = &recordIndex{keys: keys, ids: ids}
+		if len(keys) > 0 {
+			m.recIdx.chk, m.recIdx.koff, m.recIdx.ioff = chk, aoff[arrRecKeys]-arrOff, aoff[arrRecIDs]-arrOff
+		}
+	}
 	m.setAnchorBits()
 	m.sealChk = chk
 	return m, s, nil
@@ -405,7 +423,7 @@ func (r *metaReader) str(limit int) ([]byte, bool) {
 }
 
 // readSealedMeta reads the rules and scalars of the meta block into m and s.
-func (m *Matcher) readSealedMeta(r *metaReader, s *Sealed) (vbits [5]uint8, err error) {
+func (m *Matcher) readSealedMeta(r *metaReader, s *Sealed, version int) (vbits [5]uint8, err error) {
 	n := r.u32()
 	// A rule takes at least 23 bytes: a bound before allocating.
 	if r.bad || n == 0 || uint64(n) > uint64(len(r.b))/23 {
@@ -455,6 +473,16 @@ func (m *Matcher) readSealedMeta(r *metaReader, s *Sealed) (vbits [5]uint8, err 
 	flags := r.u32()
 	shift := r.u32()
 	copy(vbits[:], r.bytes(uint64(len(vbits))))
+	if version == SealVersion && !r.bad {
+		if m.rec, err = readRecordMeta(r, len(m.rules)); err != nil {
+			return vbits, err
+		}
+		for i, info := range m.rec {
+			if info != nil && m.modes[i].match == MatchRegex {
+				return vbits, sealedErr("rule %s: a regex rule in a record rule", m.rules[i].ID)
+			}
+		}
+	}
 	if !r.bad && len(r.b) != 0 {
 		// The encrypted patterns of regex rules (SealOptions.Regex).
 		var ok bool

@@ -85,7 +85,7 @@ func TestSealedV3WhiteBox(t *testing.T) {
 	u64, u32 := sealArraysOf(m)
 	want := make([]byte, tagOff-arrOff)
 	dirOff := binary.LittleEndian.Uint64(fa[sealHdrDirOff:])
-	for id := range sealArrays {
+	for id := range sealArraysV3 {
 		e := fa[dirOff+uint64(id)*sealDirEntrySize:]
 		off := binary.LittleEndian.Uint64(e[8:]) - arrOff
 		if sealArrayElem[id] == 8 {

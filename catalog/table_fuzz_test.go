@@ -86,6 +86,11 @@ func FuzzParseSchema(f *testing.F) {
 	f.Add([]byte("format = \"csv\"\nmax-bad-rows = 2\n[[columns]]\nname = \"n\"\nrule = \"R\"\ncategory = \"person\"\nmatch = \"identifier\"\n"))
 	f.Add([]byte("[[columns]]\nname = \"n\"\nrule = \"R\"\ncategory = \"person\"\n[[columns]]\nname = \"m\"\nrule = \"R\"\ncategory = \"person\"\n"))
 	f.Add([]byte("name = = 1"))
+	// Record rules.
+	f.Add([]byte("[[columns]]\nname = \"n\"\nrule = \"N\"\ncategory = \"person\"\ncorroborated-by = [\"e\", \"a\"]\nwithin = 3\n" +
+		"[[columns]]\nname = \"e\"\nrule = \"E\"\ncategory = \"email\"\n[[columns]]\nname = \"a\"\nrule = \"A\"\ncategory = \"account\"\nsearch = false\n"))
+	f.Add([]byte("[[columns]]\nname = \"n\"\nrule = \"N\"\ncategory = \"person\"\ncorroborated-by = [\"e\"]\nwithin = \"file\"\nuncorroborated = \"note\"\n" +
+		"[[columns]]\nname = \"e\"\nrule = \"E\"\ncategory = \"email\"\ncorroborated-by = [\"n\"]\nwithin = 0\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := ParseSchema(data)
 		if err != nil {
@@ -96,7 +101,14 @@ func FuzzParseSchema(f *testing.F) {
 			hdr = append(hdr, c.Name)
 			row = append(row, "Synthetic Value")
 		}
-		_, _, _ = ReadTable(strings.NewReader(strings.Join(hdr, "\t")+"\n"+strings.Join(row, "\t")+"\n"), s, &TableOptions{Format: TableTSV})
+		c, _, err := ReadTable(strings.NewReader(strings.Join(hdr, "\t")+"\n"+strings.Join(row, "\t")+"\n"), s, &TableOptions{Format: TableTSV})
+		if err != nil {
+			return
+		}
+		// A schema that parses compiles, record rules and all.
+		if _, err := Compile(c, nil); err != nil {
+			t.Fatalf("a parsed schema's catalog does not compile: %v", err)
+		}
 	})
 }
 
