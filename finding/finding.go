@@ -121,12 +121,34 @@ type Finding struct {
 	// SuppressInlineAdded when a privscan:allow marker that the change
 	// itself adds covers it.
 	Suppressed string `json:"suppressed,omitempty"`
+	// CorroboratedBy, for a match of a record rule (a catalog rule that
+	// counts only when a value of the same row matches near it), names
+	// the corroborating match: its rule and location, never its text.
+	CorroboratedBy *Related `json:"corroboratedBy,omitempty"`
+	// Uncorroborated is set on a match of a record rule that found no
+	// corroborating match and is reported at the rule's fallback severity
+	// (note) instead of being dropped.
+	Uncorroborated bool `json:"uncorroborated,omitempty"`
 
 	// Not part of the JSON contract.
 	Description string    `json:"-"` // value-free rule description
 	Date        time.Time `json:"-"` // author date of Commit (history); zero otherwise
 	Column16    int       `json:"-"` // UTF-16 code units, 1-based (SARIF)
 	EndColumn16 int       `json:"-"` // UTF-16 code units, exclusive
+}
+
+// Related is a second location of a finding: the corroborating match of
+// a record rule. It holds no matched text.
+type Related struct {
+	RuleID    string `json:"ruleId"`
+	Path      string `json:"path"`
+	Commit    string `json:"commit"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`    // code points, 1-based
+	EndColumn int    `json:"endColumn"` // code points, exclusive
+
+	Column16    int `json:"-"` // UTF-16 code units, 1-based (SARIF)
+	EndColumn16 int `json:"-"`
 }
 
 // Fails reports whether f counts towards a fail-on level: it is at or
@@ -152,8 +174,11 @@ type Summary struct {
 	// repository's policy files (.privscan.toml, .privscanignore, a
 	// catalog kept in the repository): the policy of the trusted side
 	// judged it, and the new policy applies once merged.
-	PolicyChanged bool           `json:"policyChanged,omitempty"`
-	BySeverity    map[string]int `json:"-"`
+	PolicyChanged bool `json:"policyChanged,omitempty"`
+	// Uncorroborated counts the matches of record rules dropped because
+	// no value of the same row matched within the rule's window.
+	Uncorroborated int            `json:"uncorroborated,omitempty"`
+	BySeverity     map[string]int `json:"-"`
 }
 
 // Handler receives the findings stream. Finding is called in the stream's

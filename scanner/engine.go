@@ -89,8 +89,9 @@ type result struct {
 	fd     *Finding
 	key    *[32]byte // the match's own fingerprint key, or nil
 	base   [32]byte
-	inline bool // suppressed by a privscan:allow marker
-	added  bool // ... that the change adds (MarkersReview): still reported
+	inline bool         // suppressed by a privscan:allow marker
+	added  bool         // ... that the change adds (MarkersReview): still reported
+	rec    *MatchRecord // the match takes part in a record rule
 }
 
 // Run reads every fragment of src, runs the detectors on it in parallel and
@@ -147,7 +148,7 @@ func Run(ctx context.Context, src Source, opts Options, h Handler) (*Summary, er
 	}
 
 	sum := &Summary{Skipped: map[Skip]int{}, SuppressedBy: map[string]int{}, BySeverity: map[string]int{}}
-	occurrences := map[[32]byte]int{}
+	out := &output{opts: &opts, fp: fp, occ: map[[32]byte]int{}, sum: sum, h: h}
 	commits := map[string]bool{}
 	lastFile := "" // commit + "\x00" + path of the previous fragment: a streamed file arrives as consecutive fragments
 	var runErr error
@@ -160,7 +161,7 @@ func Run(ctx context.Context, src Source, opts Options, h Handler) (*Summary, er
 				cancel()
 				continue
 			}
-			runErr = emit(j, &opts, fp, occurrences, commits, &lastFile, sum, h)
+			runErr = emit(j, out, commits, &lastFile)
 			if runErr != nil {
 				cancel()
 			}
@@ -172,6 +173,10 @@ func Run(ctx context.Context, src Source, opts Options, h Handler) (*Summary, er
 	}
 	if runErr == nil {
 		runErr = ctx.Err()
+	}
+	if runErr == nil {
+		// The last file's record rules that are still waiting.
+		runErr = out.rec.end(out)
 	}
 	if runErr != nil {
 		return sum, runErr
@@ -190,11 +195,28 @@ func Run(ctx context.Context, src Source, opts Options, h Handler) (*Summary, er
 	return sum, nil
 }
 
-func emit(j *job, opts *Options, fp *Fingerprinter, occ map[[32]byte]int, commits map[string]bool, lastFile *string, sum *Summary, h Handler) error {
+// output is the ordered stage's state: it numbers occurrences, applies
+// suppressions and hands findings to the Handler, in the source's order.
+type output struct {
+	opts *Options
+	fp   *Fingerprinter
+	occ  map[[32]byte]int
+	sum  *Summary
+	h    Handler
+	rec  recordStage
+}
+
+func emit(j *job, out *output, commits map[string]bool, lastFile *string) error {
 	if j.err != nil {
 		return j.err
 	}
+	sum := out.sum
 	f := j.frag
+	// Record rules' windows are per file (its fragments are consecutive),
+	// commit message or text: a new one ends the last one's.
+	if err := out.rec.enter(out, f); err != nil {
+		return err
+	}
 	if f.Commit != "" {
 		commits[f.Commit] = true
 	}
@@ -209,37 +231,53 @@ func emit(j *job, opts *Options, fp *Fingerprinter, occ map[[32]byte]int, commit
 		}
 	}
 	sum.LinesScanned += j.lines
-	for _, r := range j.results {
-		fd := r.fd
-		n := occ[r.base]
-		occ[r.base] = n + 1
-		fd.Fingerprint = fp.finish(r.key, r.base, n)
-		if r.inline && r.added {
-			sum.Suppressed++
-			sum.SuppressedBy[SuppressInlineAdded]++
-			fd.Suppressed = SuppressInlineAdded
-			if err := h.Finding(fd); err != nil {
+	for i := range j.results {
+		r := &j.results[i]
+		if r.rec != nil || out.rec.holding() {
+			if err := out.rec.add(out, r); err != nil {
 				return err
 			}
 			continue
 		}
-		if r.inline {
-			sum.Suppressed++
-			sum.SuppressedBy[SuppressInline]++
-			continue
-		}
-		if src, ok := opts.Suppressed[fd.Fingerprint]; ok {
-			sum.Suppressed++
-			sum.SuppressedBy[src]++
-			continue
-		}
-		sum.Findings++
-		sum.BySeverity[fd.Severity.String()]++
-		if err := h.Finding(fd); err != nil {
+		if err := out.result(r, false); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// result hands r to the Handler (numbering its occurrence and applying
+// suppressions); with drop, r only takes its occurrence number (a record
+// rule's match that was not corroborated), so that others keep theirs.
+func (out *output) result(r *result, drop bool) error {
+	opts, sum, h := out.opts, out.sum, out.h
+	fd := r.fd
+	n := out.occ[r.base]
+	out.occ[r.base] = n + 1
+	if drop {
+		sum.Uncorroborated++
+		return nil
+	}
+	fd.Fingerprint = out.fp.finish(r.key, r.base, n)
+	if r.inline && r.added {
+		sum.Suppressed++
+		sum.SuppressedBy[SuppressInlineAdded]++
+		fd.Suppressed = SuppressInlineAdded
+		return h.Finding(fd)
+	}
+	if r.inline {
+		sum.Suppressed++
+		sum.SuppressedBy[SuppressInline]++
+		return nil
+	}
+	if src, ok := opts.Suppressed[fd.Fingerprint]; ok {
+		sum.Suppressed++
+		sum.SuppressedBy[src]++
+		return nil
+	}
+	sum.Findings++
+	sum.BySeverity[fd.Severity.String()]++
+	return h.Finding(fd)
 }
 
 // detect runs every detector on j.frag and turns matches into findings.
@@ -296,7 +334,8 @@ func detect(j *job, opts *Options, fp *Fingerprinter) {
 			continue
 		}
 		sev := m.Severity
-		if s, ok := opts.Severity[m.RuleID]; ok {
+		hidden := m.Record != nil && m.Record.Hidden
+		if s, ok := opts.Severity[m.RuleID]; ok && !hidden {
 			if s == 0 {
 				continue
 			}
@@ -318,6 +357,11 @@ func detect(j *job, opts *Options, fp *Fingerprinter) {
 		sp := textpos.Columns(line.Text, m.Start, m.End)
 		fd.Column, fd.EndColumn = sp.Column, sp.EndColumn
 		fd.Column16, fd.EndColumn16 = sp.Column16, sp.EndColumn16
+		if hidden {
+			// Only corroborates: never reported, no fingerprint.
+			j.results = append(j.results, result{fd: fd, rec: m.Record})
+			continue
+		}
 		// Inline-suppressed findings still take part in occurrence counting,
 		// so adding a marker doesn't change other findings' fingerprints.
 		r := result{
@@ -325,6 +369,7 @@ func detect(j *job, opts *Options, fp *Fingerprinter) {
 			key:    m.FingerprintKey,
 			base:   fp.base(m.FingerprintKey, m.RuleID, scope, line.Text),
 			inline: allowedInline(line.Text, m.RuleID),
+			rec:    m.Record,
 		}
 		if r.inline && opts.Markers == MarkersReview && f.Kind != KindFile {
 			r.added = !markerOnBase(f.BaseMarkers[m.Line], m.RuleID)

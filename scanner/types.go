@@ -78,6 +78,36 @@ type Match struct {
 	// Options.FingerprintKey: a rule of a combined catalog keeps the key
 	// of its own catalog (catalog.Matcher.RuleFingerprintKey).
 	FingerprintKey *[32]byte
+	// Record, when set, makes the match take part in a record rule.
+	Record *MatchRecord
+}
+
+// MatchRecord is what a match of a rule that takes part in record rules
+// carries: the keyed identifiers of the rows its value is in (never
+// text) and, for a record rule, when it counts.
+type MatchRecord struct {
+	// IDs are keyed row identifiers: two matches are of the same row when
+	// their IDs intersect.
+	IDs []uint64
+	// Rule, when set, makes the match count only when corroborated.
+	Rule *RecordRule
+	// Hidden: the match only corroborates and is never reported.
+	Hidden bool
+	// Window is the widest window of the record rules of the match's
+	// catalog (< 0: a whole file): how many lines of matches before a
+	// match the ordered stage keeps, so that a record rule's match that
+	// comes later still sees its corroboration.
+	Window int
+}
+
+// RecordRule says when a match of a record rule counts: a match of one of
+// By (rule IDs, as Match.RuleID) whose IDs intersect, at most Within lines
+// away in the same file (or commit message, or text); Within < 0: anywhere
+// in it. Otherwise it is dropped, or reported at Uncorroborated when set.
+type RecordRule struct {
+	By             []string
+	Within         int
+	Uncorroborated finding.Severity
 }
 
 // Detector finds matches in a fragment. Detect must be safe for concurrent

@@ -17,6 +17,9 @@ type CatalogDetector struct {
 	// it differs from the matcher's FingerprintKey (a combination), else
 	// nil.
 	keys []*[32]byte
+	// rec holds, per rule that takes part in record rules, what its
+	// matches carry (record IDs are added per match); nil: none.
+	rec  []*scanner.MatchRecord
 	pool sync.Pool
 }
 
@@ -30,6 +33,35 @@ func NewCatalogDetector(m *catalog.Matcher) *CatalogDetector {
 		d.ids = append(d.ids, "catalog/"+r.ID)
 		if k := m.RuleFingerprintKey(i); k != first {
 			d.keys[i] = &k
+		}
+	}
+	if m.HasRecords() {
+		d.rec = make([]*scanner.MatchRecord, len(d.rules))
+		widest := 0
+		for i := range d.rules {
+			info := m.RecordInfo(i)
+			if info == nil {
+				continue
+			}
+			mr := &scanner.MatchRecord{Hidden: info.Hidden}
+			if len(info.By) > 0 {
+				rr := &scanner.RecordRule{Within: info.Within, Uncorroborated: info.Uncorroborated}
+				if info.Within == catalog.WithinFile {
+					rr.Within, widest = -1, -1
+				} else if widest >= 0 {
+					widest = max(widest, info.Within)
+				}
+				for _, b := range info.By {
+					rr.By = append(rr.By, d.ids[b])
+				}
+				mr.Rule = rr
+			}
+			d.rec[i] = mr
+		}
+		for _, mr := range d.rec {
+			if mr != nil {
+				mr.Window = widest
+			}
 		}
 	}
 	return d
@@ -48,11 +80,19 @@ func (d *CatalogDetector) Detect(f *scanner.Fragment, emit func(scanner.Match)) 
 		ms := d.m.Find(f.Lines[i].Text, (*buf)[:0])
 		for _, m := range ms {
 			r := &d.rules[m.Rule]
+			var rec *scanner.MatchRecord
+			if d.rec != nil && d.rec[m.Rule] != nil {
+				// The rows of the matched value, as keyed IDs: the text
+				// itself goes no further than this lookup.
+				mr := *d.rec[m.Rule]
+				mr.IDs = d.m.Records(m.Rule, f.Lines[i].Text[m.Start:m.End], nil)
+				rec = &mr
+			}
 			emit(scanner.Match{
 				Line: i, Start: m.Start, End: m.End,
 				RuleID: d.ids[m.Rule], Source: finding.SourceCatalog, Category: r.Category,
 				Severity: r.Severity, Description: r.Description,
-				FingerprintKey: d.keys[m.Rule],
+				FingerprintKey: d.keys[m.Rule], Record: rec,
 			})
 		}
 		*buf = ms
