@@ -90,7 +90,10 @@ type recCollected struct {
 	sum      *finding.Summary
 }
 
-func (c *recCollected) Finding(f *finding.Finding) error { c.findings = append(c.findings, f); return nil }
+func (c *recCollected) Finding(f *finding.Finding) error {
+	c.findings = append(c.findings, f)
+	return nil
+}
 func (c *recCollected) Summary(s *finding.Summary) error { c.sum = s; return nil }
 
 // frag is a fragment of path (a diff) whose lines are numbered from first.
