@@ -240,16 +240,7 @@ func (h *Handler) render(sel []int, s *finding.Summary) ([]byte, error) {
 
 	for _, i := range kept {
 		f := &h.findings[i]
-		region := gosarif.NewRegion().WithStartLine(f.Line)
-		if f.Column16 >= 1 {
-			region.WithStartColumn(f.Column16)
-			if f.EndColumn16 >= f.Column16 {
-				region.WithEndColumn(f.EndColumn16)
-			}
-		}
-		loc := gosarif.NewLocationWithPhysicalLocation(gosarif.NewPhysicalLocation().
-			WithArtifactLocation(gosarif.NewSimpleArtifactLocation(locationURI(f)).WithUriBaseId(SourceRoot)).
-			WithRegion(region))
+		loc := resultLocation(f, f.Line, f.Column16, f.EndColumn16)
 		res := gosarif.NewRuleResult(f.RuleID).
 			WithRuleIndex(ruleIndex[f.RuleID]).
 			WithLevel(levelOf(f.Severity)).
@@ -262,6 +253,14 @@ func (h *Handler) render(sel []int, s *finding.Summary) ([]byte, error) {
 		}
 		if f.Suppressed == finding.SuppressInlineAdded {
 			res.AddSuppression(underReview(f, loc))
+		}
+		if r := f.CorroboratedBy; r != nil {
+			// The corroborating match of a record rule: in the same file
+			// or message (a record rule's window never leaves it).
+			at := *f
+			at.Path, at.Commit = r.Path, r.Commit
+			res.AddRelatedLocation(resultLocation(&at, r.Line, r.Column16, r.EndColumn16).WithId(1).
+				WithMessage(gosarif.NewTextMessage("The corroborating match: " + kindLabel(finding.SourceCatalog) + " " + shortName(finding.SourceCatalog, r.RuleID) + ", of the same record; the value is withheld.")))
 		}
 		res.AttachPropertyBag(&gosarif.PropertyBag{Properties: props})
 		// Appended directly: run.AddResult would recompute ruleIndex.
@@ -277,6 +276,21 @@ func (h *Handler) render(sel []int, s *finding.Summary) ([]byte, error) {
 	}
 	buf.WriteByte('\n')
 	return buf.Bytes(), nil
+}
+
+// resultLocation is the location of finding f's match at line and the
+// UTF-16 columns given (0: none).
+func resultLocation(f *finding.Finding, line, col16, endCol16 int) *gosarif.Location {
+	region := gosarif.NewRegion().WithStartLine(line)
+	if col16 >= 1 {
+		region.WithStartColumn(col16)
+		if endCol16 >= col16 {
+			region.WithEndColumn(endCol16)
+		}
+	}
+	return gosarif.NewLocationWithPhysicalLocation(gosarif.NewPhysicalLocation().
+		WithArtifactLocation(gosarif.NewSimpleArtifactLocation(locationURI(f)).WithUriBaseId(SourceRoot)).
+		WithRegion(region))
 }
 
 // underReview is the suppression of a finding that only a privscan:allow
@@ -372,7 +386,13 @@ func messageText(f *finding.Finding) string {
 	default:
 		m += " matched here"
 	}
-	return m + "; the value is withheld."
+	m += "; the value is withheld."
+	if r := f.CorroboratedBy; r != nil {
+		m += " Corroborated by " + shortName(finding.SourceCatalog, r.RuleID) + " of the same record at line " + strconv.Itoa(r.Line) + " ([here](1))."
+	} else if f.Uncorroborated {
+		m += " No value of the same record matched near it (a record rule's match reported at its fallback severity)."
+	}
+	return m
 }
 
 func shortCommit(c string) string {

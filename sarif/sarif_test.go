@@ -235,6 +235,19 @@ func underReviewFindings() []finding.Finding {
 	return fs
 }
 
+// recordFindings: a record rule's match corroborated by a match of the
+// same record two lines below, and one reported at note uncorroborated.
+func recordFindings() []finding.Finding {
+	fs := mixedFindings()[:1]
+	f := fs[0]
+	f.RuleID, f.Source, f.Category = "catalog/CUST-NAME", finding.SourceCatalog, "person"
+	f.CorroboratedBy = &finding.Related{RuleID: "catalog/CUST-EMAIL", Path: f.Path, Commit: f.Commit, Line: f.Line + 2,
+		Column: 3, EndColumn: 27, Column16: 3, EndColumn16: 27}
+	g := f
+	g.CorroboratedBy, g.Uncorroborated, g.Severity, g.Line, g.Fingerprint = nil, true, finding.SeverityNote, f.Line+40, "0f1e2d3c4b5a69788796a5b4c3d2e1f0"
+	return []finding.Finding{f, g}
+}
+
 func goldenCases() []goldenCase {
 	base := Options{ToolVersion: "v1.2.3"}
 	return []goldenCase{
@@ -244,6 +257,7 @@ func goldenCases() []goldenCase {
 		{"unicode", base, unicodeFindings, false},
 		{"truncated", Options{ToolVersion: "dev", Category: "privacy/", MaxResults: 4}, func(testing.TB) []finding.Finding { return truncationFindings() }, false},
 		{"under-review", base, func(testing.TB) []finding.Finding { return underReviewFindings() }, true},
+		{"record-rules", base, func(testing.TB) []finding.Finding { return recordFindings() }, false},
 	}
 }
 

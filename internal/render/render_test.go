@@ -231,3 +231,27 @@ func TestMarkdownBounded(t *testing.T) {
 		t.Error("no truncation note")
 	}
 }
+
+// TestRecordRuleFindings: a corroborated record rule's finding names the
+// corroborating rule and location in JSON (corroboratedBy) and text; an
+// uncorroborated one reported at note says so.
+func TestRecordRuleFindings(t *testing.T) {
+	fs := []*finding.Finding{
+		{RuleID: "catalog/CUST-NAME", Source: "catalog", Category: "person", Severity: finding.SeverityError, Kind: finding.KindDiff,
+			Path: "a.txt", Line: 4, Column: 1, EndColumn: 16, Fingerprint: "00112233445566778899aabbccddeeff",
+			CorroboratedBy: &finding.Related{RuleID: "catalog/CUST-EMAIL", Path: "a.txt", Line: 6, Column: 2, EndColumn: 26}},
+		{RuleID: "catalog/CUST-NAME", Source: "catalog", Category: "person", Severity: finding.SeverityNote, Kind: finding.KindDiff,
+			Path: "a.txt", Line: 40, Column: 1, EndColumn: 16, Fingerprint: "ffeeddccbbaa99887766554433221100", Uncorroborated: true},
+	}
+	var b bytes.Buffer
+	render(t, NewJSON(&b, ToolInfo{Name: "privscan", Version: "1"}), fs, &finding.Summary{Findings: 2, Uncorroborated: 3})
+	want := `"corroboratedBy":{"ruleId":"catalog/CUST-EMAIL","path":"a.txt","commit":"","line":6,"column":2,"endColumn":26}`
+	if !strings.Contains(b.String(), want) || !strings.Contains(b.String(), `"uncorroborated":true`) || !strings.Contains(b.String(), `"uncorroborated":3`) {
+		t.Errorf("JSON lacks the record rule fields:\n%s", b.String())
+	}
+	var tx bytes.Buffer
+	render(t, NewText(&tx), fs, &finding.Summary{Findings: 2})
+	if !strings.Contains(tx.String(), "(same record as catalog/CUST-EMAIL at line 6)") || !strings.Contains(tx.String(), "(uncorroborated)") {
+		t.Errorf("text lacks the record rule notes:\n%s", tx.String())
+	}
+}

@@ -136,6 +136,11 @@ func (t *Text) Finding(f *finding.Finding) error {
 	if f.Suppressed == finding.SuppressInlineAdded {
 		fmt.Fprintf(t.w, "  %s", t.paint(ansiDim, "(marker added by this change: under review)"))
 	}
+	if r := f.CorroboratedBy; r != nil {
+		fmt.Fprintf(t.w, "  %s", t.paint(ansiDim, fmt.Sprintf("(same record as %s at line %d)", r.RuleID, r.Line)))
+	} else if f.Uncorroborated {
+		fmt.Fprintf(t.w, "  %s", t.paint(ansiDim, "(uncorroborated)"))
+	}
 	t.w.WriteByte('\n')
 	if t.Context != nil {
 		if line, ok := t.Context(f); ok {
