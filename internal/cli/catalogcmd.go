@@ -183,10 +183,38 @@ func runSeal(env *Env, b *broker.Broker, key, keyFile, out string, t tableSource
 		}
 	}
 	fmt.Fprintf(env.Stdout, "sealed %d rule%s, %d value%s (from %s) into %s (%d bytes)\n", counts.Rules, plural(counts.Rules), counts.Values, plural(counts.Values), source, out, size)
+	for i := range c.Rules {
+		if line := recordRuleLine(&c.Rules[i]); line != "" {
+			fmt.Fprintln(env.Stdout, line)
+		}
+	}
 	if keyFile != "" {
 		fmt.Fprintf(env.Stdout, "seal key written to %s (mode 0600): keep it secret (a CI secret, a password manager); scans read it from PRIVSCAN_SEAL_KEY or a seal-key entry in the key map\n", keyFile)
 	}
 	return nil
+}
+
+// recordRuleLine describes rule r's part in record rules for the seal's
+// report (rule IDs and settings only), or "" when it takes none.
+func recordRuleLine(r *catalog.Rule) string {
+	rec := r.Record
+	switch {
+	case rec == nil:
+		return ""
+	case rec.Hidden:
+		return "  record rule: " + r.ID + " only corroborates (search = false)"
+	case len(rec.By) == 0:
+		return ""
+	}
+	window := "in the same file or message"
+	if rec.Within != catalog.WithinFile {
+		window = fmt.Sprintf("within %d line%s", rec.Within, plural(rec.Within))
+	}
+	fallback := "dropped"
+	if rec.Uncorroborated != 0 {
+		fallback = "reported at " + rec.Uncorroborated.String()
+	}
+	return fmt.Sprintf("  record rule: %s counts only with a match of %s of the same row %s (otherwise %s)", r.ID, strings.Join(rec.By, " or "), window, fallback)
 }
 
 // writeKeyFile creates path with mode 0600 and writes key to it as hex; an
