@@ -15,7 +15,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
-	"slices"
+	"hash"
 	"sort"
 )
 
@@ -74,12 +74,30 @@ type recordIndex struct {
 // recordFieldKey is PRF_field(rule ID, normalised value): HMAC-SHA256
 // truncated to 64 bits.
 func recordFieldKey(key *[32]byte, ruleID string, norm []byte) uint64 {
-	h := hmac.New(sha256.New, key[:])
+	return fieldHash(hmac.New(sha256.New, key[:]), ruleID, norm)
+}
+
+// fieldHash is recordFieldKey with h, an HMAC-SHA256 under the field key
+// (reset here: one per seal).
+func fieldHash(h hash.Hash, ruleID string, norm []byte) uint64 {
+	h.Reset()
 	h.Write([]byte(ruleID))
 	h.Write([]byte{0})
 	h.Write(norm)
 	var sum [sha256.Size]byte
 	return binary.LittleEndian.Uint64(h.Sum(sum[:0]))
+}
+
+// recordPairs sorts keys, with ids alongside, by key then id.
+type recordPairs struct{ keys, ids []uint64 }
+
+func (p recordPairs) Len() int { return len(p.keys) }
+func (p recordPairs) Less(i, j int) bool {
+	return p.keys[i] < p.keys[j] || p.keys[i] == p.keys[j] && p.ids[i] < p.ids[j]
+}
+func (p recordPairs) Swap(i, j int) {
+	p.keys[i], p.keys[j] = p.keys[j], p.keys[i]
+	p.ids[i], p.ids[j] = p.ids[j], p.ids[i]
 }
 
 // recordRowID is PRF_row(row): AES-256 of the row number on one block,
@@ -121,9 +139,15 @@ func (m *Matcher) compileRecords(c *Catalog, keys recordKeys) error {
 		return err
 	}
 	m.rec = make([]*RecordInfo, len(c.Rules))
-	type pair struct{ k, id uint64 }
-	var pairs []pair
-	var buf []byte
+	n := 0
+	for ri := range c.Rules {
+		if c.Rules[ri].Record != nil {
+			n += len(c.Rules[ri].Values)
+		}
+	}
+	p := recordPairs{keys: make([]uint64, 0, n), ids: make([]uint64, 0, n)}
+	fh := hmac.New(sha256.New, keys.field[:])
+	var buf, vb []byte
 	for ri := range c.Rules {
 		r := &c.Rules[ri]
 		if r.Record == nil {
@@ -145,32 +169,25 @@ func (m *Matcher) compileRecords(c *Catalog, keys recordKeys) error {
 		}
 		m.rec[ri] = info
 		for vi, v := range r.Values {
-			buf = m.Normalize(buf[:0], []byte(v.reveal()), ri)
-			pairs = append(pairs, pair{recordFieldKey(&keys.field, r.ID, buf), recordRowID(block, r.ValueLines[vi])})
+			vb = append(vb[:0], v.reveal()...)
+			buf = m.Normalize(buf[:0], vb, ri)
+			p.keys = append(p.keys, fieldHash(fh, r.ID, buf))
+			p.ids = append(p.ids, recordRowID(block, r.ValueLines[vi]))
 		}
 	}
 	clear(buf)
-	slices.SortFunc(pairs, func(a, b pair) int {
-		if a.k != b.k {
-			if a.k < b.k {
-				return -1
-			}
-			return 1
+	clear(vb)
+	sort.Sort(p)
+	// The same value twice in a row (two columns of one rule) is one pair.
+	k := 0
+	for i := range p.keys {
+		if k > 0 && p.keys[i] == p.keys[k-1] && p.ids[i] == p.ids[k-1] {
+			continue
 		}
-		if a.id != b.id {
-			if a.id < b.id {
-				return -1
-			}
-			return 1
-		}
-		return 0
-	})
-	pairs = slices.Compact(pairs)
-	ri := &recordIndex{fieldKey: keys.field, keys: make([]uint64, len(pairs)), ids: make([]uint64, len(pairs))}
-	for i, p := range pairs {
-		ri.keys[i], ri.ids[i] = p.k, p.id
+		p.keys[k], p.ids[k] = p.keys[i], p.ids[i]
+		k++
 	}
-	m.recIdx = ri
+	m.recIdx = &recordIndex{fieldKey: keys.field, keys: p.keys[:k:k], ids: p.ids[:k:k]}
 	return nil
 }
 

@@ -152,7 +152,16 @@ read as values. Bad rows (wrong width, invalid UTF-8, a control character,
 a value under 3 characters) are skipped and listed by line number and
 reason, never content; more than the schema's max-bad-rows fails the seal.
 The sealed file finds exactly what the equivalent Markdown catalog finds
-(docs/catalog.md, "Catalogs from a table").`,
+(docs/catalog.md, "Catalogs from a table").
+
+Record rules: a column with corroborated-by (columns of the same row) and
+within (lines, or "file") counts only when a value of its own row in one of
+those columns matches that near it (a common name only with that
+customer's email or account); otherwise it is dropped, or reported at note
+with uncorroborated = "note". A column with search = false only
+corroborates. The sealed file decides "same row" with keyed record
+identifiers; the finding names the corroborating rule and location
+(docs/catalog.md, "Record rules").`,
 	"init": `privscan init [--platform claude-code] [--force]
 
 Creates the key map ($XDG_CONFIG_HOME/privscan/context-map.toml) and a sample

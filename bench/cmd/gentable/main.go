@@ -12,7 +12,11 @@
 //
 // Usage:
 //
-//	gentable -n 1000000 [-seed 1] [-format csv|tsv|jsonl] [-o table.csv] [-schema schema.toml] [-md catalog.md]
+//	gentable -n 1000000 [-seed 1] [-format csv|tsv|jsonl] [-o table.csv] [-schema schema.toml] [-record N] [-md catalog.md]
+//
+// With -record N, the schema makes the name a record rule: a name counts
+// only with its row's email or account within N lines (0: the same line;
+// -1: the same file or commit message).
 package main
 
 import (
@@ -89,6 +93,7 @@ func run(args []string) error {
 	out := fs.String("o", "", "the table (default stdout)")
 	schema := fs.String("schema", "", "also write the schema here")
 	md := fs.String("md", "", "also write the equivalent Markdown catalog here")
+	record := fs.Int("record", -2, "make the name a record rule corroborated by the row's email or account within N lines (-1: the same file)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -96,7 +101,16 @@ func run(args []string) error {
 		return fmt.Errorf("unknown format %q", *format)
 	}
 	if *schema != "" {
-		if err := os.WriteFile(*schema, fmt.Appendf(nil, schemaText, *format, *seed), 0o644); err != nil {
+		text := fmt.Sprintf(schemaText, *format, *seed)
+		if *record >= -1 {
+			within := fmt.Sprint(*record)
+			if *record == -1 {
+				within = `"file"`
+			}
+			text = strings.Replace(text, `description = "Customer names"`, `description = "Customer names"`+
+				"\ncorroborated-by = [\"email\", \"account\"]\nwithin = "+within, 1)
+		}
+		if err := os.WriteFile(*schema, []byte(text), 0o644); err != nil {
 			return err
 		}
 	}
