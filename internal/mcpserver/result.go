@@ -47,6 +47,9 @@ type ScanSummary struct {
 	Skipped        map[string]int `json:"skipped"`
 	SuppressedBy   map[string]int `json:"suppressedBy"`
 	PolicyChanged  bool           `json:"policyChanged"`
+	// Uncorroborated counts record rules' matches dropped for want of a
+	// corroborating match (docs/catalog.md, "Record rules").
+	Uncorroborated int `json:"uncorroborated,omitempty"`
 }
 
 // RuleCount is one entry of ScanResult.Rules.
@@ -121,6 +124,7 @@ func (c *collector) Summary(s *finding.Summary) error {
 	out.LinesScanned = s.LinesScanned
 	out.CommitsScanned = s.CommitsScanned
 	out.PolicyChanged = s.PolicyChanged
+	out.Uncorroborated = s.Uncorroborated
 	for k, v := range s.BySeverity {
 		out.BySeverity[k] = v
 	}

@@ -49,6 +49,15 @@ var findingSchema = obj(props{
 	"endColumn":   integer("Column just after the match's last character (exclusive), in code points."),
 	"fingerprint": str("Keyed fingerprint identifying the finding across runs; add it to .privscanignore to accept a finding deliberately."),
 	"suppressed":  enum("Set when the finding is reported although a suppression covers it: inline-added means only a privscan:allow marker that the compared change itself adds covers it, which does not count until the change is accepted.", "inline-added"),
+	"corroboratedBy": obj(props{
+		"ruleId":    str("The corroborating rule."),
+		"path":      str("Its file (the finding's)."),
+		"commit":    str("Its commit (the finding's)."),
+		"line":      integer("1-based line of the corroborating match."),
+		"column":    integer("1-based column, in code points."),
+		"endColumn": integer("Exclusive end column, in code points."),
+	}, "ruleId", "path", "commit", "line", "column", "endColumn"),
+	"uncorroborated": boolean("True on a record rule's match that found no corroborating match of the same record and is reported at its fallback severity (note)."),
 }, "ruleId", "source", "category", "severity", "kind", "path", "commit", "line", "column", "endColumn", "fingerprint")
 
 func countsOf(desc string) map[string]any {
@@ -71,6 +80,7 @@ var scanOutputSchema = obj(props{
 		"skipped":        countsOf("Files not scanned, per reason: binary, lfs, submodule, excluded."),
 		"suppressedBy":   countsOf("Suppressed findings per source: inline, inline-added (markers the compared change adds; those findings are listed), ignore-file, baseline."),
 		"policyChanged":  boolean("True when the compared change edits the repository's privscan policy (.privscan.toml, .privscanignore): the base's policy was applied."),
+		"uncorroborated": integer("Matches of record rules dropped because no value of the same record matched near them (catalogs sealed from a table with record rules)."),
 	}, "findings", "returned", "suppressed", "filesScanned", "linesScanned", "commitsScanned", "bySeverity", "skipped", "suppressedBy", "policyChanged"),
 	"truncated": boolean("True when findings were left out of the list to keep the reply small; the counts are complete. Narrow the scan (paths) to see the rest."),
 	"rules": map[string]any{
