@@ -17,7 +17,9 @@ import (
 // corroborated or its window has passed; the results after it wait with
 // it, so that the Handler still sees the source's order.
 type recordStage struct {
-	file   string       // the identity of the current file, message or text
+	kind   Kind // the identity of the current file, message or text
+	commit string
+	path   string
 	queue  []*heldMatch // results not yet handed on, in order, from the first waiting one
 	recent []*heldMatch // the record-bearing matches still within a window, in order
 	widest int          // widest window seen (-1: a whole file)
@@ -42,14 +44,13 @@ func (st *recordStage) holding() bool { return len(st.queue) > 0 }
 // enter starts fragment f: a fragment of another file, message or text
 // ends the last one's windows.
 func (st *recordStage) enter(out *output, f *Fragment) error {
-	key := string(f.Kind) + "\x00" + f.Commit + "\x00" + f.Path
-	if key == st.file {
+	if f.Kind == st.kind && f.Commit == st.commit && f.Path == st.path {
 		return nil
 	}
 	if err := st.end(out); err != nil {
 		return err
 	}
-	st.file = key
+	st.kind, st.commit, st.path = f.Kind, f.Commit, f.Path
 	return nil
 }
 
