@@ -122,6 +122,10 @@ func TestRecordRules(t *testing.T) {
 	if s.Version != catalog.SealVersion {
 		t.Fatalf("a catalog with record rules sealed as version %d", s.Version)
 	}
+	if r := s.Rules[0].Record; r == nil || !slices.Equal(r.By, []string{"CUST-EMAIL", "CUST-ACCT"}) || r.Within != 3 || r.Hidden ||
+		s.Rules[1].Record == nil || s.Rules[1].Record.Hidden || s.Rules[2].Record == nil || !s.Rules[2].Record.Hidden {
+		t.Fatalf("the sealed description's record rules: %+v", s.Rules)
+	}
 	t.Run("sealed", func(t *testing.T) { checkRecords(t, sm) })
 	t.Run("combined", func(t *testing.T) {
 		md, err := catalog.Parse([]byte("## OTHER\n- category: org\n\n```values\nVexmoor Holdings\n```\n"))

@@ -208,6 +208,8 @@ type SealedRule struct {
 	NoBoundary    bool
 	// Values is the number of values the rule had when it was sealed.
 	Values int
+	// Record is the rule's part in record rules (format 4), or nil.
+	Record *RecordRule
 }
 
 // Sealed describes a loaded sealed catalog; it holds no value.

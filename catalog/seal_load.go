@@ -478,9 +478,17 @@ func (m *Matcher) readSealedMeta(r *metaReader, s *Sealed, version int) (vbits [
 			return vbits, err
 		}
 		for i, info := range m.rec {
-			if info != nil && m.modes[i].match == MatchRegex {
+			if info == nil {
+				continue
+			}
+			if m.modes[i].match == MatchRegex {
 				return vbits, sealedErr("rule %s: a regex rule in a record rule", m.rules[i].ID)
 			}
+			rr := &RecordRule{Within: info.Within, Uncorroborated: info.Uncorroborated, Hidden: info.Hidden}
+			for _, j := range info.By {
+				rr.By = append(rr.By, m.rules[j].ID)
+			}
+			s.Rules[i].Record = rr
 		}
 	}
 	if !r.bad && len(r.b) != 0 {

@@ -184,7 +184,7 @@ func runSeal(env *Env, b *broker.Broker, key, keyFile, out string, t tableSource
 	}
 	fmt.Fprintf(env.Stdout, "sealed %d rule%s, %d value%s (from %s) into %s (%d bytes)\n", counts.Rules, plural(counts.Rules), counts.Values, plural(counts.Values), source, out, size)
 	for i := range c.Rules {
-		if line := recordRuleLine(&c.Rules[i]); line != "" {
+		if line := recordRuleLine(c.Rules[i].ID, c.Rules[i].Record); line != "" {
 			fmt.Fprintln(env.Stdout, line)
 		}
 	}
@@ -194,15 +194,15 @@ func runSeal(env *Env, b *broker.Broker, key, keyFile, out string, t tableSource
 	return nil
 }
 
-// recordRuleLine describes rule r's part in record rules for the seal's
-// report (rule IDs and settings only), or "" when it takes none.
-func recordRuleLine(r *catalog.Rule) string {
-	rec := r.Record
+// recordRuleLine describes rule id's part in record rules, rec, for the
+// seal's and check's reports (rule IDs and settings only), or "" when it
+// takes none.
+func recordRuleLine(id string, rec *catalog.RecordRule) string {
 	switch {
 	case rec == nil:
 		return ""
 	case rec.Hidden:
-		return "  record rule: " + r.ID + " only corroborates (search = false)"
+		return "  record rule: " + id + " only corroborates (search = false)"
 	case len(rec.By) == 0:
 		return ""
 	}
@@ -214,7 +214,7 @@ func recordRuleLine(r *catalog.Rule) string {
 	if rec.Uncorroborated != 0 {
 		fallback = "reported at " + rec.Uncorroborated.String()
 	}
-	return fmt.Sprintf("  record rule: %s counts only with a match of %s of the same row %s (otherwise %s)", r.ID, strings.Join(rec.By, " or "), window, fallback)
+	return fmt.Sprintf("  record rule: %s counts only with a match of %s of the same row %s (otherwise %s)", id, strings.Join(rec.By, " or "), window, fallback)
 }
 
 // writeKeyFile creates path with mode 0600 and writes key to it as hex; an
@@ -302,6 +302,18 @@ func printCheck(env *Env, parts []broker.CheckedCatalog, info broker.CatalogInfo
 		fmt.Fprintf(tw, "%s\t%d\t%d\n", sc.Severity, sc.Rules, sc.Values)
 	}
 	tw.Flush()
+	var rec []string
+	for _, r := range all.Rules {
+		if line := recordRuleLine(r.ID, r.Record); line != "" {
+			rec = append(rec, line)
+		}
+	}
+	if len(rec) > 0 {
+		fmt.Fprintln(env.Stdout, "\nrecord rules (docs/catalog.md, \"Record rules\"):")
+		for _, l := range rec {
+			fmt.Fprintln(env.Stdout, l)
+		}
+	}
 	var lines []string
 	for i, p := range parts {
 		if p.Catalog == nil {
