@@ -76,7 +76,7 @@ func cardAt(b []byte, i int, skipTest bool) (int, bool) {
 		// Contiguous: 13-16 digits. Longer cards (17-19) are practically
 		// always printed in groups, while 17-20 digit runs in code are
 		// 64-bit integers.
-		if n > maxContiguousCard || !cardRightOK(b, j) || inNumberList(b, i, j) || inNumberColumns(b, i, j) || longNumberRow(b, i, j) {
+		if n > maxContiguousCard || !cardRightOK(b, j) || inNumberList(b, i, j) || inNumericArgs(b, i, j) || inNumberColumns(b, i, j) || longNumberRow(b, i, j) {
 			return 0, false
 		}
 	} else {
@@ -180,6 +180,144 @@ func inNumberList(b []byte, i, j int) bool {
 		}
 	}
 	return false
+}
+
+// listWindow bounds how far on each side of a card candidate
+// inNumericArgs reads a list, keeping the cost per candidate bounded.
+const listWindow = 256
+
+// inNumericArgs reports whether the number b[i:j] is an element of a
+// comma-separated list of numeric literals (an argument list, an array)
+// that also holds a number no card is written beside: an integer of 8 or
+// more digits, a float with an exponent, or a hexadecimal literal of 8 or
+// more digits ("check(5503…, 446, 11, 11270725851789228032, 435)", a
+// float-parsing test's mantissas and exponents). The list is read by the
+// grammar of numeric literals, as far as its elements are numbers, so a
+// card passed with an expiry and a CVV ("pay(4539…, 12, 27, 123)") is
+// still a card.
+func inNumericArgs(b []byte, i, j int) bool {
+	// Elements to the left, nearest first.
+	for k := i; k > 0 && k > i-listWindow; {
+		s := k
+		for s > 0 && (b[s-1] == ' ' || b[s-1] == '\t') {
+			s--
+		}
+		if s == 0 || b[s-1] != ',' {
+			break
+		}
+		s--
+		for s > 0 && (b[s-1] == ' ' || b[s-1] == '\t') {
+			s--
+		}
+		e := s
+		for s > 0 && (isWord(b[s-1]) || b[s-1] == '.' || ((b[s-1] == '-' || b[s-1] == '+') && s > 1 && (b[s-2] == 'e' || b[s-2] == 'E') && s < e)) {
+			s--
+		}
+		if s > 0 && (b[s-1] == '-' || b[s-1] == '+') {
+			s--
+		}
+		wide, ok := numericLiteral(b[s:e])
+		if !ok {
+			break
+		}
+		if wide {
+			return true
+		}
+		k = s
+	}
+	// Elements to the right.
+	for k := j; k < len(b) && k < j+listWindow; {
+		s := k
+		for s < len(b) && (b[s] == ' ' || b[s] == '\t') {
+			s++
+		}
+		if s == len(b) || b[s] != ',' {
+			break
+		}
+		s++
+		for s < len(b) && (b[s] == ' ' || b[s] == '\t') {
+			s++
+		}
+		e := s
+		if e < len(b) && (b[e] == '-' || b[e] == '+') {
+			e++
+		}
+		for e < len(b) && (isWord(b[e]) || b[e] == '.' || ((b[e] == '-' || b[e] == '+') && (b[e-1] == 'e' || b[e-1] == 'E'))) {
+			e++
+		}
+		wide, ok := numericLiteral(b[s:e])
+		if !ok {
+			break
+		}
+		if wide {
+			return true
+		}
+		k = e
+	}
+	return false
+}
+
+// numericLiteral reports whether t is one numeric literal as C, Go, Rust,
+// Java, JavaScript and Python write them: an optional sign, then a
+// hexadecimal literal (0x…), or digits with '_' or '.' inside and an
+// optional exponent, then an optional type suffix of up to five letters
+// and digits (u64, ULL, f32, n). wide reports a number no card is written
+// beside: 8 or more digits, an exponent, or 8 or more hexadecimal digits.
+func numericLiteral(t []byte) (wide, ok bool) {
+	k := 0
+	if k < len(t) && (t[k] == '-' || t[k] == '+') {
+		k++
+	}
+	if k+2 < len(t) && t[k] == '0' && (t[k+1] == 'x' || t[k+1] == 'X') {
+		h := 0
+		for k += 2; k < len(t) && (isHex(t[k]) || t[k] == '_'); k++ {
+			if t[k] != '_' {
+				h++
+			}
+		}
+		return h >= 8, h > 0 && literalSuffix(t[k:])
+	}
+	digits := 0
+	for k < len(t) && (isDigit(t[k]) || ((t[k] == '_' || t[k] == '.') && digits > 0)) {
+		if isDigit(t[k]) {
+			digits++
+		}
+		k++
+	}
+	if digits == 0 {
+		return false, false
+	}
+	exp := false
+	if k+1 < len(t) && (t[k] == 'e' || t[k] == 'E') {
+		e := k + 1
+		if t[e] == '-' || t[e] == '+' {
+			e++
+		}
+		if e < len(t) && isDigit(t[e]) {
+			for e < len(t) && isDigit(t[e]) {
+				e++
+			}
+			k, exp = e, true
+		}
+	}
+	return digits >= 8 || exp, literalSuffix(t[k:])
+}
+
+// literalSuffix reports a numeric literal's type suffix: empty, or up to
+// five letters, digits and underscores starting with a letter or '_'.
+func literalSuffix(t []byte) bool {
+	if len(t) == 0 {
+		return true
+	}
+	if len(t) > 5 || !(isAlpha(t[0]) || t[0] == '_') {
+		return false
+	}
+	for _, c := range t {
+		if !isWord(c) {
+			return false
+		}
+	}
+	return true
 }
 
 // longNumberRow reports a number b[i:j] with at least three other runs
@@ -406,6 +544,11 @@ var cardSamples = samples{
 		{"4539148803436467 1225", "4539148803436467"},
 		// Three long numbers on a line are not yet a data row.
 		{"card 4539148803436467 ref 100023342101220 order 110202222043022", "4539148803436467"},
+		// A card with its expiry and CVV as arguments is card data: no
+		// element of the list is a number no card is written beside.
+		{"pay(4539148803436467, 12, 2027, 123)", "4539148803436467"},
+		{"charge(amount, 4539148803436467, currency)", "4539148803436467"},
+		{"[6011000990139424, 1, 2, 3, 4, 5]", "6011000990139424"},
 	},
 	FP: []string{
 		"4539148803436468",                                // Luhn fails
@@ -438,5 +581,13 @@ var cardSamples = samples{
 		// A line of long numbers: generated data, not card data.
 		"302220212000441: [110023342101220,101001421031220,100021004310222]",
 		"ids = [4539148803436467,100023342101220,100021004310222,110202222043022]",
+		// An argument list of numeric literals with a 64-bit integer, an
+		// exponent or a long hexadecimal literal in it: a numeric test
+		// vector (a float parser's mantissas), not card data.
+		"check_normalize(4539148803436467, 446, 11, 11270725851789228032, 435);",
+		"round(11270725851789228032, 435, 4539148803436467, 446);",
+		"t(-12, 4539148803436467u64, 1.5e-300)",
+		"{4539148803436467, 7, 0xdeadbeefcafe}",
+		"[1_000, 4539148803436467, 2.5E+10]",
 	},
 }

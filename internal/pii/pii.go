@@ -153,6 +153,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	readme := docs || (f.Path != "" && len(path.Base(f.Path)) >= 6 && equalFold([]byte(path.Base(f.Path)[:6]), "readme"))
 	authors := authorBlock{ci: ciConfig(f.Path)}
 	mkind := manifestOf(f.Path)
+	third := thirdPartyPath(f.Path) || (!message && generatedFragment(f.Lines))
 	manifest := manifestState{kind: mkind}
 	for i := range f.Lines {
 		text := f.Lines[i].Text
@@ -177,6 +178,8 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 					case credits || inAuthors || inManifest || manifestCredit(mkind, text, start, end) || attributedOnLine(text, start) ||
 						(readme && escapedCredit(text, start, end)) || (changelog && identForm(text, start, end)):
 						sev, desc = finding.SeverityNote, attributionDescription
+					case third:
+						sev, desc = finding.SeverityNote, thirdPartyDescription
 					case docs && mailtoContact(text, start):
 						sev, desc = finding.SeverityNote, contactDescription
 					}
@@ -199,6 +202,10 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 
 // attributionDescription describes an email finding in a credit.
 const attributionDescription = "An email address in a credit (copyright, author or maintainer line, a list of a project's people): personal data published on purpose, reported as a note."
+
+// thirdPartyDescription describes an email finding in a vendored,
+// lock or generated file.
+const thirdPartyDescription = "An email address in a third-party or generated file (a vendored module, a lock file, a minified bundle, a file a generator wrote): the third party's published credit or contact, reported as a note."
 
 // contactDescription describes an email finding in a mailto: link of a
 // documentation file.
