@@ -240,6 +240,54 @@ func mailtoContact(line []byte, start int) bool {
 	return bytes.HasSuffix(head, []byte("](")) || bytes.HasSuffix(head, []byte("](<"))
 }
 
+// mailtoLinkText reports an address that is the whole text of a Markdown
+// link to the same kind of contact, "[address](mailto:address)": the link
+// text of a published contact is the contact.
+func mailtoLinkText(line []byte, start, end int) bool {
+	return before(line, start) == '[' && bytes.HasPrefix(line[end:], []byte("](mailto:"))
+}
+
+// creditLine reports a line that credits people by a word before an
+// address on it ("(c) Name <address>", "Copyright 2024 Name <address>").
+func creditLine(line []byte) bool {
+	at := bytes.IndexByte(line, '@')
+	return at > 0 && attributedOnLine(line, at)
+}
+
+// identLine reports a line that is, after a comment marker and blanks,
+// only one person in git's ident form, "Name <address>": the continuation
+// of a credit that names several holders one per line, as PHP and C file
+// headers write them ("(c) Ana Example <ana@…>" on one line, "Bo Example
+// <bo@…>" aligned under the name on the next).
+func identLine(line []byte) bool {
+	t := bytes.TrimLeft(line, " \t")
+	for _, p := range []string{"//", "#", "*", ";", "--", "%"} {
+		if bytes.HasPrefix(t, []byte(p)) {
+			t = bytes.TrimLeft(t[len(p):], " \t")
+			break
+		}
+	}
+	t = bytes.TrimRight(t, " \t\r")
+	lt := bytes.IndexByte(t, '<')
+	if lt < 2 || t[lt-1] != ' ' || len(t) < lt+4 || t[len(t)-1] != '>' {
+		return false
+	}
+	addr := t[lt+1 : len(t)-1]
+	if bytes.Count(addr, []byte("@")) != 1 || bytes.ContainsAny(addr, " <>") {
+		return false
+	}
+	name := bytes.TrimRight(t[:lt], " ")
+	if len(name) == 0 || !(isUpper(name[0]) || name[0] >= 0x80) {
+		return false
+	}
+	for _, c := range name {
+		if !(isAlpha(c) || c >= 0x80 || c == ' ' || c == '.' || c == '-' || c == '\'') {
+			return false
+		}
+	}
+	return true
+}
+
 // changelogFiles are the base names of change logs (upper case), matched
 // before an extension or a suffix after '-' or '_'.
 var changelogFiles = []string{"CHANGELOG", "CHANGES", "HISTORY", "NEWS", "RELEASE-NOTES", "RELEASE_NOTES", "RELEASENOTES"}

@@ -56,6 +56,19 @@ func TestAttribution(t *testing.T) {
 		{"mailto in a fixture's markdown", "tests/fixtures/page.md", "[x](mailto:dee.example@mailhost.io)", []string{"warning"}},
 		{"mailto in html outside docs", "web/index.html", `<a href="mailto:eve.example@mailhost.io">`, []string{"warning"}},
 		{"a license-like name", "tests/licensee.json", `{"to": "wes.example@mailhost.io"}`, []string{"warning"}},
+		// A credit that names several holders, one per line.
+		{"copyright holders one per line", "src/Util/Pkg.php",
+			"/*\n * This file is part of Pkg.\n *\n * (c) Ana Example <ana.example@mailhost.io>\n *     Bo Example <bo.example@mailhost.io>\n *     Cy Example <cy.example@mailhost.io>\n */\n$to = 'dee.example@mailhost.io';",
+			[]string{"note", "note", "note", "warning"}},
+		{"copyright holders in a hash comment", "lib/x.rb", "# Copyright 2024 Eve Example <eve.example@mailhost.io>\n#                Fay Example <fay.example@mailhost.io>", []string{"note", "note"}},
+		{"an ident line with no credit before it", "src/x.php", " *     Gus Example <gus.example@mailhost.io>", []string{"warning"}},
+		{"an ident line after a blank line", "src/x.php", " * (c) Hal Example <hal.example@mailhost.io>\n *\n *     Ida Example <ida.example@mailhost.io>", []string{"note", "warning"}},
+		{"a fixture after a credit", "x.py", "# Copyright 2024 Jo Example <jo.example@mailhost.io>\nuser = 'Kim Example <kim.example@mailhost.io>'", []string{"note", "warning"}},
+		{"code after a credit", "x.go", "// (c) Lu Example <lu.example@mailhost.io>\nsend(\"Mo Example <mo.example@mailhost.io>\")", []string{"note", "warning"}},
+		// The text of a link to a mailto: contact is the same contact.
+		{"mailto link text in docs", "CONTRIBUTING.md", "e-mail [nia.example@mailhost.io](mailto:nia.example@mailhost.io)", []string{"note", "note"}},
+		{"mailto link text in code", "src/page.js", "'[oli.example@mailhost.io](mailto:oli.example@mailhost.io)'", []string{"warning", "warning"}},
+		{"link text to a web page", "README.md", "[pat.example@mailhost.io](https://mailhost.io/u/pat)", []string{"warning"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -95,6 +95,9 @@ func emailAt(b []byte, i int) (start, end int, ok bool) {
 		if before(b, start-1) == '/' && before(b, start-2) == ':' {
 			return 0, 0, false // scheme://user@host: a URL's user name, not an address
 		}
+		if bytes.HasSuffix(b[:start], []byte(`:\/\/`)) {
+			return 0, 0, false // scheme:\/\/user@host: the same in a JSON string
+		}
 	case '"', '=':
 		k := start - 1
 		if b[k] == '"' && before(b, k) == '=' {
@@ -189,8 +192,8 @@ func urlUserinfo(b []byte, i int) bool {
 		case ' ', '\t', '"', '\'', '<', '(', '[', '=', ',':
 			return false
 		case '/':
-			if b[k-2] == '/' {
-				return true
+			if b[k-2] == '/' || (b[k-2] == '\\' && k >= 3 && b[k-3] == '/') {
+				return true // "//", or "\/\/" in a JSON string
 			}
 		}
 	}
@@ -775,6 +778,8 @@ var emailSamples = samples{
 		"image: nginx@sha256:0d17b565c37bcbd895e9d92315a05c1c3c9a29f762b011a10c54a66cd53c9b31",
 		"url = git@github.com:org/repo.git",
 		"ssh://git@gitlab.com:22/group/project.git",
+		`{"href":"ssh:\/\/deploy.user@mailhost.io\/org\/repo","name":"ssh"}`,
+		`"url": "https:\/\/ana.lima:s3cret@mailhost.io\/x"`,
 		`<img srcset="icon@2x.png 2x, logo@3x.svg 3x">`,
 		"import styles from './button@1x.module.css'",
 		`fmt.Sprintf("%s@%s", user, domain)`,

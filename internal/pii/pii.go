@@ -155,14 +155,21 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	mkind := manifestOf(f.Path)
 	third := thirdPartyPath(f.Path) || (!message && generatedFragment(f.Lines))
 	manifest := manifestState{kind: mkind}
+	// prevCredit: the previous line of the fragment is a credit, or
+	// continues one, and this line follows it in the file.
+	prevCredit := false
 	for i := range f.Lines {
 		text := f.Lines[i].Text
-		inAuthors := authors.next(text) || (i > 0 && endsWithBy(f.Lines[i-1].Text))
+		st := scanLine(text)
+		hasAt := st.mayHold(kindEmail)
+		follows := i > 0 && f.Lines[i-1].Number+1 == f.Lines[i].Number
+		continued := hasAt && prevCredit && follows && identLine(text)
+		prevCredit = hasAt && (continued || creditLine(text))
+		inAuthors := authors.next(text) || (i > 0 && endsWithBy(f.Lines[i-1].Text)) || continued
 		inManifest := manifest.next(text) || keyringUID(text) || (authors.ci && ciRecipient(text))
 		if trailers[i] {
 			continue // a commit's people, not a leak
 		}
-		st := scanLine(text)
 		for k := kind(0); k < numKinds; k++ {
 			if !d.on[k] || !st.mayHold(k) {
 				continue
@@ -180,7 +187,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 						sev, desc = finding.SeverityNote, attributionDescription
 					case third:
 						sev, desc = finding.SeverityNote, thirdPartyDescription
-					case docs && mailtoContact(text, start):
+					case docs && (mailtoContact(text, start) || mailtoLinkText(text, start, end)):
 						sev, desc = finding.SeverityNote, contactDescription
 					}
 				}
