@@ -155,16 +155,19 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	mkind := manifestOf(f.Path)
 	third := thirdPartyPath(f.Path) || (!message && generatedFragment(f.Lines))
 	manifest := manifestState{kind: mkind}
-	// prevCredit: the previous line of the fragment is a credit, or
-	// continues one, and this line follows it in the file.
-	prevCredit := false
+	// prevCont: the previous line continued a credit.
+	prevCont := false
 	for i := range f.Lines {
 		text := f.Lines[i].Text
 		st := scanLine(text)
-		hasAt := st.mayHold(kindEmail)
-		follows := i > 0 && f.Lines[i-1].Number+1 == f.Lines[i].Number
-		continued := hasAt && prevCredit && follows && identLine(text)
-		prevCredit = hasAt && (continued || creditLine(text))
+		// A line that is only "Name <address>" right after a credit line
+		// (or another such line) continues the credit. The credit line
+		// is read only then: most lines are not ident lines.
+		continued := false
+		if st.mayHold(kindEmail) && i > 0 && f.Lines[i-1].Number+1 == f.Lines[i].Number && identLine(text) {
+			continued = prevCont || creditLine(f.Lines[i-1].Text)
+		}
+		prevCont = continued
 		inAuthors := authors.next(text) || (i > 0 && endsWithBy(f.Lines[i-1].Text)) || continued
 		inManifest := manifest.next(text) || keyringUID(text) || (authors.ci && ciRecipient(text))
 		if trailers[i] {
