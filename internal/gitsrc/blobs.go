@@ -322,6 +322,12 @@ func (p *processor) fragmentFor(c *change, commit string) (*scanner.Fragment, er
 		orecs = p.blobs.records(c.from.hash, ob)
 	}
 	removed, added := diffChanged(orecs, recs)
+	if ob != nil {
+		p.packs.demote(c.to.hash)
+	}
+	if ob != nil {
+		p.packs.demote(c.to.hash)
+	}
 	n, size := 0, 0
 	for i, a := range added {
 		if a {

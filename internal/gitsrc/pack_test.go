@@ -89,6 +89,26 @@ func TestPackCacheBound(t *testing.T) {
 	}
 }
 
+// TestPackCacheDemote checks that a demoted entry is evicted first, and
+// that demoting an absent entry changes nothing.
+func TestPackCacheDemote(t *testing.T) {
+	c := newPackCache(4*packItemOverhead + 4*500)
+	p := &packFile{}
+	for i := range 4 {
+		c.put(p, int64(i+1), plumbing.BlobObject, make([]byte, 500))
+	}
+	c.demote(p, 4) // the newest
+	c.demote(p, 99)
+	c.put(p, 5, plumbing.BlobObject, make([]byte, 500))
+	for off, want := range map[int64]bool{1: true, 2: true, 3: true, 4: false, 5: true} {
+		if _, _, ok := c.get(p, off); ok != want {
+			t.Errorf("entry %d cached %v, want %v", off, ok, want)
+		}
+	}
+	var ps *packSet
+	ps.demote(plumbing.ZeroHash) // a repository read without packs
+}
+
 func TestParsePackHeader(t *testing.T) {
 	tests := []struct {
 		name string
