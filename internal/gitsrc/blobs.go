@@ -195,6 +195,7 @@ type processor struct {
 	packs *packSet                   // nil: objects are read through base only
 	blobs *blobCache
 	trees *treeCache
+	x     xenv // the line diff's buffers
 }
 
 // newProcessor returns a processor reading objects through st, a storer
@@ -321,7 +322,8 @@ func (p *processor) fragmentFor(c *change, commit string) (*scanner.Fragment, er
 	if ob != nil {
 		orecs = p.blobs.records(c.from.hash, ob)
 	}
-	removed, added := diffChanged(orecs, recs)
+	removed, added := p.x.diff(orecs, recs)
+	defer p.x.release()
 	if ob != nil {
 		p.packs.demote(c.to.hash)
 	}

@@ -55,19 +55,72 @@ func diffAdded(a, b [][]byte) []bool {
 // for each record of the old file, whether it is removed, and for each
 // record of the new file, whether it is added.
 func diffChanged(a, b [][]byte) (removed, added []bool) {
+	var x xenv
+	return x.diff(a, b)
+}
+
+// diff is diffChanged on the buffers of x, which the next diff on x
+// reuses: the results are valid until then. A history worker diffs
+// thousands of files; reusing the classifier's table, the class and count
+// arrays and the diagonals saved a third of its allocations.
+func (x *xenv) diff(a, b [][]byte) (removed, added []bool) {
 	if len(a) == 0 {
-		added := make([]bool, len(b))
+		x.f2.changed = resize(x.f2.changed, len(b))
+		added := x.f2.changed
 		for i := range added {
 			added[i] = true
 		}
 		return nil, added
 	}
-	var x xenv
 	x.prepare(a, b)
 	x.recsCmp(0, len(x.f1.ha), 0, len(x.f2.ha), false)
 	x.compact(&x.f1, &x.f2)
 	x.compact(&x.f2, &x.f1)
 	return x.f1.changed[1 : len(a)+1], x.f2.changed[1 : len(b)+1]
+}
+
+// resize returns s with length n, zeroed, reusing its array when large
+// enough.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// scratchKeepElems bounds the length of a buffer an xenv keeps between
+// diffs (so that one huge file does not pin its buffers).
+const scratchKeepElems = 1 << 18
+
+// release drops x's references to the diffed records and the buffers
+// grown beyond scratchKeepElems; the others are kept for the next diff.
+func (x *xenv) release() {
+	x.f1.recs, x.f2.recs = nil, nil
+	clear(x.cf.lines)
+	x.cf.lines = x.cf.lines[:0]
+	for _, b := range []*[]bool{&x.f1.changed, &x.f2.changed} {
+		if cap(*b) > scratchKeepElems {
+			*b = nil
+		}
+	}
+	for _, b := range []*[]int{&x.f1.rindex, &x.f2.rindex, &x.kvdf, &x.kvdb} {
+		if cap(*b) > scratchKeepElems {
+			*b = nil
+		}
+	}
+	for _, b := range []*[]int32{&x.f1.ha, &x.f2.ha, &x.cls1, &x.cls2, &x.common, &x.cnt1, &x.cnt2, &x.cf.slots} {
+		if cap(*b) > scratchKeepElems {
+			*b = nil
+		}
+	}
+	if cap(x.cf.lines) > scratchKeepElems {
+		x.cf.lines, x.cf.hash = nil, nil
+	}
+	if cap(x.dis) > scratchKeepElems {
+		x.dis = nil
+	}
 }
 
 // hunkRemoved pairs the records of a diff into hunks: for each new record
@@ -142,6 +195,11 @@ type xenv struct {
 	kvdf, kvdb []int // forward and backward diagonals, offset by off
 	off        int
 	mxcost     int
+
+	// Buffers of prepare, kept for the next diff (see diff).
+	cf                             classifier
+	cls1, cls2, common, cnt1, cnt2 []int32
+	dis                            []byte
 }
 
 // bogosqrt is xdiff's cheap square root approximation.
@@ -155,11 +213,12 @@ func bogosqrt(n int) int {
 
 // classifier assigns one class number to all equal records.
 type classifier struct {
-	seed  maphash.Seed
-	slots []int32 // class+1; 0 is empty
-	mask  uint64
-	lines [][]byte
-	hash  []uint64
+	seeded bool
+	seed   maphash.Seed
+	slots  []int32 // class+1; 0 is empty
+	mask   uint64
+	lines  [][]byte
+	hash   []uint64
 	// lens has bit n set when a classified record is n bytes long (n
 	// below lenBits): lookup answers -1 for any other length without
 	// hashing. A common head and tail are mostly records of lengths the
@@ -183,17 +242,27 @@ func (c *classifier) maybeLen(n int) bool {
 }
 
 func newClassifier(n int) *classifier {
+	c := &classifier{}
+	c.reset(n)
+	return c
+}
+
+// reset empties c for n records, keeping its arrays when large enough.
+func (c *classifier) reset(n int) {
+	if !c.seeded {
+		c.seed, c.seeded = maphash.MakeSeed(), true
+	}
 	size := 16
 	for size < 2*n {
 		size <<= 1
 	}
-	return &classifier{
-		seed:  maphash.MakeSeed(),
-		slots: make([]int32, size),
-		mask:  uint64(size - 1),
-		lines: make([][]byte, 0, n),
-		hash:  make([]uint64, 0, n),
+	c.slots = resize(c.slots, size)
+	c.mask = uint64(size - 1)
+	if cap(c.lines) < n {
+		c.lines, c.hash = make([][]byte, 0, n), make([]uint64, 0, n)
 	}
+	c.lines, c.hash = c.lines[:0], c.hash[:0]
+	c.lens = [lenBits / 64]uint64{}
 }
 
 func (c *classifier) classify(rec []byte) int32 {
@@ -239,9 +308,11 @@ func (c *classifier) lookup(rec []byte) int32 {
 // whole of the other file, which is what xdiff's discard rule uses.
 func (x *xenv) prepare(a, b [][]byte) {
 	x.f1.recs, x.f2.recs = a, b
+	x.f1.rindex, x.f1.ha = x.f1.rindex[:0], x.f1.ha[:0]
+	x.f2.rindex, x.f2.ha = x.f2.rindex[:0], x.f2.ha[:0]
 	n1, n2 := len(a), len(b)
-	x.f1.changed = make([]bool, n1+2)
-	x.f2.changed = make([]bool, n2+2)
+	x.f1.changed = resize(x.f1.changed, n1+2)
+	x.f2.changed = resize(x.f2.changed, n2+2)
 
 	lim := min(n1, n2)
 	start := 0
@@ -268,9 +339,11 @@ func (x *xenv) prepare(a, b [][]byte) {
 		return
 	}
 
-	cf := newClassifier(end1 - start + end2 - start)
-	cls1 := make([]int32, end1-start)
-	cls2 := make([]int32, end2-start)
+	cf := &x.cf
+	cf.reset(end1 - start + end2 - start)
+	x.cls1 = resize(x.cls1, end1-start)
+	x.cls2 = resize(x.cls2, end2-start)
+	cls1, cls2 := x.cls1, x.cls2
 	for i := start; i < end1; i++ {
 		cls1[i-start] = cf.classify(a[i])
 	}
@@ -280,7 +353,8 @@ func (x *xenv) prepare(a, b [][]byte) {
 	nclass := len(cf.lines)
 	// Occurrences of each class in the common head and tail (the same in
 	// both files), then in each file's middle.
-	common := make([]int32, nclass)
+	x.common = resize(x.common, nclass)
+	common := x.common
 	if nclass > 0 {
 		for i := 0; i < start; i++ {
 			if c := cf.lookup(a[i]); c >= 0 {
@@ -293,8 +367,9 @@ func (x *xenv) prepare(a, b [][]byte) {
 			}
 		}
 	}
-	cnt1 := append([]int32(nil), common...)
-	cnt2 := append([]int32(nil), common...)
+	x.cnt1 = append(x.cnt1[:0], common...)
+	x.cnt2 = append(x.cnt2[:0], common...)
+	cnt1, cnt2 := x.cnt1, x.cnt2
 	for _, c := range cls1 {
 		cnt1[c]++
 	}
@@ -303,7 +378,8 @@ func (x *xenv) prepare(a, b [][]byte) {
 	}
 	keep := func(f *xfile, cls, other []int32, n int) {
 		mlim := min(bogosqrt(n), xdlMaxEqlimit)
-		dis := make([]byte, len(cls))
+		x.dis = resize(x.dis, len(cls))
+		dis := x.dis
 		for i, c := range cls {
 			switch nm := int(other[c]); {
 			case nm == 0:
@@ -314,8 +390,8 @@ func (x *xenv) prepare(a, b [][]byte) {
 				dis[i] = 1
 			}
 		}
-		f.rindex = make([]int, 0, len(cls))
-		f.ha = make([]int32, 0, len(cls))
+		f.rindex = f.rindex[:0]
+		f.ha = f.ha[:0]
 		for i, c := range cls {
 			if dis[i] == 1 || (dis[i] == 2 && !cleanMmatch(dis, i, 0, len(cls)-1)) {
 				f.rindex = append(f.rindex, start+i)
@@ -329,8 +405,8 @@ func (x *xenv) prepare(a, b [][]byte) {
 	keep(&x.f2, cls2, cnt1, n2)
 
 	nd := len(x.f1.ha) + len(x.f2.ha) + 3
-	x.kvdf = make([]int, nd)
-	x.kvdb = make([]int, nd)
+	x.kvdf = resize(x.kvdf, nd)
+	x.kvdb = resize(x.kvdb, nd)
 	x.off = len(x.f2.ha) + 1
 	x.mxcost = max(bogosqrt(nd), xdlMaxCostMin)
 }

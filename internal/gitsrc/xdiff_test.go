@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -293,4 +294,57 @@ func TestClassifierLengthFilter(t *testing.T) {
 			t.Errorf("lookup of %d bytes: found %v, want %v", len(tc.rec), got, tc.want)
 		}
 	}
+}
+
+// TestDiffReuse checks that diffs on one reused xenv (as a history worker
+// runs them) equal diffs on fresh ones, whatever came before: pairs of
+// varied sizes, pure insertions and deletions, an empty old side, with and
+// without release between them.
+func TestDiffReuse(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	var vocab []string
+	for k := 0; k < 40; k++ {
+		vocab = append(vocab, fmt.Sprintf("line %d", k))
+	}
+	var x xenv
+	for i := 0; i < 300; i++ {
+		old := randomText(r, r.Intn([]int{5, 60, 700}[i%3]), vocab)
+		nw := mutate(r, old, vocab, r.Intn(8))
+		switch i % 7 {
+		case 3:
+			nw = append(append([]string{}, old...), "tail 1", "tail 2") // pure insertion
+		case 5:
+			old = nil
+		case 6:
+			nw = old[:len(old)/2] // pure deletion
+		}
+		a := splitRecords([]byte(joinLines(old, "\n", true)))
+		b := splitRecords([]byte(joinLines(nw, "\n", r.Intn(2) == 0)))
+		wantRm, wantAdd := diffChanged(a, b)
+		gotRm, gotAdd := x.diff(a, b)
+		if !slices.Equal(gotRm, wantRm) || !slices.Equal(gotAdd, wantAdd) {
+			t.Fatalf("pair %d: reused xenv differs from a fresh one", i)
+		}
+		if i%4 == 0 {
+			x.release()
+		}
+	}
+}
+
+// FuzzDiffReuse: diffing a pair after another pair on the same xenv
+// gives what a fresh xenv gives.
+func FuzzDiffReuse(f *testing.F) {
+	f.Add([]byte("a\nb\nc\n"), []byte("a\nx\nc\n"), []byte("1\n2\n"), []byte("1\n3\n2\n"))
+	f.Add([]byte(""), []byte("a\n"), []byte("a\nb\nb\nb\n"), []byte("b\nb\na\n"))
+	f.Add([]byte("x\ny\n"), []byte("x\ny\nz"), []byte("p\n"), []byte(""))
+	f.Fuzz(func(t *testing.T, a0, b0, a1, b1 []byte) {
+		var x xenv
+		x.diff(splitRecords(a0), splitRecords(b0))
+		a, b := splitRecords(a1), splitRecords(b1)
+		wantRm, wantAdd := diffChanged(a, b)
+		gotRm, gotAdd := x.diff(a, b)
+		if !slices.Equal(gotRm, wantRm) || !slices.Equal(gotAdd, wantAdd) {
+			t.Fatal("reused xenv differs from a fresh one")
+		}
+	})
 }
