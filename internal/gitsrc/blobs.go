@@ -113,6 +113,19 @@ func (c *blobCache) evict() {
 	}
 }
 
+// drop removes h from the cache: the history walk calls it for the new
+// side of a diff, used up (see packSet.demote).
+func (c *blobCache) drop(h plumbing.Hash) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.items[h]; ok {
+		it := e.Value.(*blobItem)
+		c.ll.Remove(e)
+		delete(c.items, h)
+		c.size -= cap(it.b) + 24*cap(it.recs)
+	}
+}
+
 func (c *blobCache) put(h plumbing.Hash, b []byte) {
 	if cap(b) > c.max/4 {
 		return
@@ -326,9 +339,7 @@ func (p *processor) fragmentFor(c *change, commit string) (*scanner.Fragment, er
 	defer p.x.release()
 	if ob != nil {
 		p.packs.demote(c.to.hash)
-	}
-	if ob != nil {
-		p.packs.demote(c.to.hash)
+		p.blobs.drop(c.to.hash)
 	}
 	n, size := 0, 0
 	for i, a := range added {
