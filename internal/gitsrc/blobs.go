@@ -56,7 +56,7 @@ type blobCache struct {
 type blobItem struct {
 	h    plumbing.Hash
 	b    []byte
-	recs [][]byte // split lazily, see records
+	recs records // split lazily, see records
 }
 
 func newBlobCache(max int) *blobCache {
@@ -76,27 +76,27 @@ func (c *blobCache) get(h plumbing.Hash) ([]byte, bool) {
 // records returns the cached split of a blob, splitting and caching it on
 // first use (a blob is usually diffed twice: as the new side of a commit
 // and as the old side of an earlier one).
-func (c *blobCache) records(h plumbing.Hash, b []byte) [][]byte {
+func (c *blobCache) records(h plumbing.Hash, b []byte) records {
 	c.mu.Lock()
 	e, ok := c.items[h]
 	if ok {
-		if it := e.Value.(*blobItem); it.recs != nil {
+		if it := e.Value.(*blobItem); it.recs.ends != nil {
 			c.mu.Unlock()
 			return it.recs
 		}
 	}
 	c.mu.Unlock()
-	recs := splitRecords(b)
-	if !ok || recs == nil {
+	recs := newRecords(b)
+	if !ok || recs.ends == nil {
 		return recs
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e, ok := c.items[h]; ok {
 		it := e.Value.(*blobItem)
-		if it.recs == nil {
+		if it.recs.ends == nil {
 			it.recs = recs
-			c.size += 24 * cap(recs)
+			c.size += 4 * cap(recs.ends)
 			c.evict()
 		}
 	}
@@ -109,7 +109,7 @@ func (c *blobCache) evict() {
 		it := e.Value.(*blobItem)
 		c.ll.Remove(e)
 		delete(c.items, it.h)
-		c.size -= cap(it.b) + 24*cap(it.recs)
+		c.size -= cap(it.b) + 4*cap(it.recs.ends)
 	}
 }
 
@@ -122,7 +122,7 @@ func (c *blobCache) drop(h plumbing.Hash) {
 		it := e.Value.(*blobItem)
 		c.ll.Remove(e)
 		delete(c.items, h)
-		c.size -= cap(it.b) + 24*cap(it.recs)
+		c.size -= cap(it.b) + 4*cap(it.recs.ends)
 	}
 }
 
@@ -331,7 +331,7 @@ func (p *processor) fragmentFor(c *change, commit string) (*scanner.Fragment, er
 		}
 	}
 	recs := p.blobs.records(c.to.hash, nb)
-	var orecs [][]byte
+	var orecs records
 	if ob != nil {
 		orecs = p.blobs.records(c.from.hash, ob)
 	}
@@ -345,7 +345,7 @@ func (p *processor) fragmentFor(c *change, commit string) (*scanner.Fragment, er
 	for i, a := range added {
 		if a {
 			n++
-			size += len(recs[i])
+			size += len(recs.at(i))
 		}
 	}
 	if n == 0 {
@@ -357,13 +357,13 @@ func (p *processor) fragmentFor(c *change, commit string) (*scanner.Fragment, er
 	f.Lines = make([]scanner.Line, 0, n)
 	for i, a := range added {
 		if a {
-			t := lineText(recs[i])
+			t := lineText(recs.at(i))
 			start := len(buf)
 			buf = append(buf, t...)
 			f.Lines = append(f.Lines, scanner.Line{Number: i + 1, Text: buf[start:len(buf):len(buf)]})
 		}
 	}
-	if orecs != nil && bytes.Contains(buf, allowMarker) {
+	if orecs.n() > 0 && bytes.Contains(buf, allowMarker) {
 		f.BaseMarkers = baseMarkers(f, orecs, removed, added)
 	}
 	return f, nil
@@ -374,7 +374,7 @@ var allowMarker = []byte(scanner.AllowMarker)
 // baseMarkers finds, for each added line of f that carries a marker, the
 // lines removed in the same hunk that carry one too (the base side of a
 // marker the change did not add).
-func baseMarkers(f *scanner.Fragment, orecs [][]byte, removed, added []bool) map[int][][]byte {
+func baseMarkers(f *scanner.Fragment, orecs records, removed, added []bool) map[int][][]byte {
 	// Lines holds the added records in order: map record index -> line.
 	lineOf := make(map[int]int)
 	for li, l := range f.Lines {
@@ -382,12 +382,12 @@ func baseMarkers(f *scanner.Fragment, orecs [][]byte, removed, added []bool) map
 			lineOf[l.Number-1] = li
 		}
 	}
-	pairs := hunkRemoved(removed, added, len(orecs), func(k int) bool { _, ok := lineOf[k]; return ok })
+	pairs := hunkRemoved(removed, added, orecs.n(), func(k int) bool { _, ok := lineOf[k]; return ok })
 	var out map[int][][]byte
 	for k, olds := range pairs {
 		var base [][]byte
 		for _, o := range olds {
-			if t := lineText(orecs[o]); bytes.Contains(t, allowMarker) {
+			if t := lineText(orecs.at(o)); bytes.Contains(t, allowMarker) {
 				base = append(base, bytes.Clone(t))
 			}
 		}

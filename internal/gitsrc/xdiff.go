@@ -32,6 +32,54 @@ func splitRecords(b []byte) [][]byte {
 	return recs
 }
 
+// records are the records of a text (as splitRecords), kept as the text
+// and each record's end offset: 4 bytes a line instead of a 24-byte slice,
+// and nothing for the garbage collector to scan. The line diff works on
+// them; a history walk splits every blob it diffs (on go-git's history,
+// [][]byte records were a quarter of all bytes allocated).
+type records struct {
+	b    []byte
+	ends []uint32 // record i is b[ends[i-1]:ends[i]] (from 0 for i = 0)
+}
+
+// newRecords splits b (at most maxRecordsText bytes: blobs are read whole
+// only up to git's big file threshold) into records.
+func newRecords(b []byte) records {
+	if len(b) == 0 {
+		return records{}
+	}
+	if len(b) > maxRecordsText {
+		panic("gitsrc: text too large for records")
+	}
+	ends := make([]uint32, 0, bytes.Count(b, []byte{'\n'})+1)
+	off := 0
+	for off < len(b) {
+		i := bytes.IndexByte(b[off:], '\n')
+		if i < 0 {
+			off = len(b)
+		} else {
+			off += i + 1
+		}
+		ends = append(ends, uint32(off))
+	}
+	return records{b: b, ends: ends}
+}
+
+// maxRecordsText bounds the text of records (offsets are 32-bit).
+const maxRecordsText = 1<<32 - 1
+
+// n returns the number of records.
+func (r records) n() int { return len(r.ends) }
+
+// at returns record i.
+func (r records) at(i int) []byte {
+	start := uint32(0)
+	if i > 0 {
+		start = r.ends[i-1]
+	}
+	return r.b[start:r.ends[i]]
+}
+
 // lineText strips the terminator of a record: "\n", or "\r\n".
 func lineText(rec []byte) []byte {
 	n := len(rec)
@@ -46,7 +94,7 @@ func lineText(rec []byte) []byte {
 
 // diffAdded compares the records of an old and a new file and reports, for
 // each record of the new file, whether it is added.
-func diffAdded(a, b [][]byte) []bool {
+func diffAdded(a, b records) []bool {
 	_, added := diffChanged(a, b)
 	return added
 }
@@ -54,7 +102,7 @@ func diffAdded(a, b [][]byte) []bool {
 // diffChanged compares the records of an old and a new file and reports,
 // for each record of the old file, whether it is removed, and for each
 // record of the new file, whether it is added.
-func diffChanged(a, b [][]byte) (removed, added []bool) {
+func diffChanged(a, b records) (removed, added []bool) {
 	var x xenv
 	return x.diff(a, b)
 }
@@ -63,9 +111,9 @@ func diffChanged(a, b [][]byte) (removed, added []bool) {
 // reuses: the results are valid until then. A history worker diffs
 // thousands of files; reusing the classifier's table, the class and count
 // arrays and the diagonals saved a third of its allocations.
-func (x *xenv) diff(a, b [][]byte) (removed, added []bool) {
-	if len(a) == 0 {
-		x.f2.changed = resize(x.f2.changed, len(b))
+func (x *xenv) diff(a, b records) (removed, added []bool) {
+	if a.n() == 0 {
+		x.f2.changed = resize(x.f2.changed, b.n())
 		added := x.f2.changed
 		for i := range added {
 			added[i] = true
@@ -76,7 +124,7 @@ func (x *xenv) diff(a, b [][]byte) (removed, added []bool) {
 	x.recsCmp(0, len(x.f1.ha), 0, len(x.f2.ha), false)
 	x.compact(&x.f1, &x.f2)
 	x.compact(&x.f2, &x.f1)
-	return x.f1.changed[1 : len(a)+1], x.f2.changed[1 : len(b)+1]
+	return x.f1.changed[1 : a.n()+1], x.f2.changed[1 : b.n()+1]
 }
 
 // resize returns s with length n, zeroed, reusing its array when large
@@ -97,7 +145,7 @@ const scratchKeepElems = 1 << 18
 // release drops x's references to the diffed records and the buffers
 // grown beyond scratchKeepElems; the others are kept for the next diff.
 func (x *xenv) release() {
-	x.f1.recs, x.f2.recs = nil, nil
+	x.f1.recs, x.f2.recs = records{}, records{}
 	clear(x.cf.lines)
 	x.cf.lines = x.cf.lines[:0]
 	for _, b := range []*[]bool{&x.f1.changed, &x.f2.changed} {
@@ -178,7 +226,7 @@ const (
 )
 
 type xfile struct {
-	recs [][]byte
+	recs records
 	// changed has a false sentinel at both ends: changed[i+1] is record i.
 	changed []bool
 	rindex  []int   // records kept for the Myers pass
@@ -306,21 +354,21 @@ func (c *classifier) lookup(rec []byte) int32 {
 // xdl_prepare_env. Only the middle records are classified; the common ones
 // are only looked up, to count how often each middle record occurs in the
 // whole of the other file, which is what xdiff's discard rule uses.
-func (x *xenv) prepare(a, b [][]byte) {
+func (x *xenv) prepare(a, b records) {
 	x.f1.recs, x.f2.recs = a, b
 	x.f1.rindex, x.f1.ha = x.f1.rindex[:0], x.f1.ha[:0]
 	x.f2.rindex, x.f2.ha = x.f2.rindex[:0], x.f2.ha[:0]
-	n1, n2 := len(a), len(b)
+	n1, n2 := a.n(), b.n()
 	x.f1.changed = resize(x.f1.changed, n1+2)
 	x.f2.changed = resize(x.f2.changed, n2+2)
 
 	lim := min(n1, n2)
 	start := 0
-	for start < lim && bytes.Equal(a[start], b[start]) {
+	for start < lim && bytes.Equal(a.at(start), b.at(start)) {
 		start++
 	}
 	tail := 0
-	for tail < lim-start && bytes.Equal(a[n1-1-tail], b[n2-1-tail]) {
+	for tail < lim-start && bytes.Equal(a.at(n1-1-tail), b.at(n2-1-tail)) {
 		tail++
 	}
 	end1, end2 := n1-tail, n2-tail // exclusive
@@ -345,10 +393,10 @@ func (x *xenv) prepare(a, b [][]byte) {
 	x.cls2 = resize(x.cls2, end2-start)
 	cls1, cls2 := x.cls1, x.cls2
 	for i := start; i < end1; i++ {
-		cls1[i-start] = cf.classify(a[i])
+		cls1[i-start] = cf.classify(a.at(i))
 	}
 	for i := start; i < end2; i++ {
-		cls2[i-start] = cf.classify(b[i])
+		cls2[i-start] = cf.classify(b.at(i))
 	}
 	nclass := len(cf.lines)
 	// Occurrences of each class in the common head and tail (the same in
@@ -357,12 +405,12 @@ func (x *xenv) prepare(a, b [][]byte) {
 	common := x.common
 	if nclass > 0 {
 		for i := 0; i < start; i++ {
-			if c := cf.lookup(a[i]); c >= 0 {
+			if c := cf.lookup(a.at(i)); c >= 0 {
 				common[c]++
 			}
 		}
 		for i := end1; i < n1; i++ {
-			if c := cf.lookup(a[i]); c >= 0 {
+			if c := cf.lookup(a.at(i)); c >= 0 {
 				common[c]++
 			}
 		}
@@ -682,7 +730,7 @@ func (f *xfile) groupInit(g *group) {
 }
 
 func (f *xfile) groupNext(g *group) bool {
-	if g.end == len(f.recs) {
+	if g.end == f.recs.n() {
 		return false
 	}
 	g.start = g.end + 1
@@ -706,7 +754,7 @@ func (f *xfile) groupPrevious(g *group) bool {
 }
 
 func (f *xfile) groupSlideDown(g *group) bool {
-	if g.end < len(f.recs) && bytes.Equal(f.recs[g.start], f.recs[g.end]) {
+	if g.end < f.recs.n() && bytes.Equal(f.recs.at(g.start), f.recs.at(g.end)) {
 		f.setChanged(g.start, false)
 		g.start++
 		f.setChanged(g.end, true)
@@ -720,7 +768,7 @@ func (f *xfile) groupSlideDown(g *group) bool {
 }
 
 func (f *xfile) groupSlideUp(g *group) bool {
-	if g.start > 0 && bytes.Equal(f.recs[g.start-1], f.recs[g.end-1]) {
+	if g.start > 0 && bytes.Equal(f.recs.at(g.start-1), f.recs.at(g.end-1)) {
 		g.start--
 		f.setChanged(g.start, true)
 		g.end--
@@ -783,16 +831,16 @@ type splitMeasure struct {
 type splitScore struct{ effectiveIndent, penalty int }
 
 func (f *xfile) measureSplit(split int, m *splitMeasure) {
-	if split >= len(f.recs) {
+	if split >= f.recs.n() {
 		m.endOfFile = true
 		m.indent = -1
 	} else {
 		m.endOfFile = false
-		m.indent = getIndent(f.recs[split])
+		m.indent = getIndent(f.recs.at(split))
 	}
 	m.preBlank, m.preIndent = 0, -1
 	for i := split - 1; i >= 0; i-- {
-		m.preIndent = getIndent(f.recs[i])
+		m.preIndent = getIndent(f.recs.at(i))
 		if m.preIndent != -1 {
 			break
 		}
@@ -803,8 +851,8 @@ func (f *xfile) measureSplit(split int, m *splitMeasure) {
 		}
 	}
 	m.postBlank, m.postIndent = 0, -1
-	for i := split + 1; i < len(f.recs); i++ {
-		m.postIndent = getIndent(f.recs[i])
+	for i := split + 1; i < f.recs.n(); i++ {
+		m.postIndent = getIndent(f.recs.at(i))
 		if m.postIndent != -1 {
 			break
 		}

@@ -78,13 +78,23 @@ func FuzzSplitLines(f *testing.F) {
 		if !bytes.Equal(joined, in) {
 			t.Fatalf("round trip differs")
 		}
+		// The diff's records are the same records.
+		rs := newRecords(in)
+		if rs.n() != len(recs) {
+			t.Fatalf("newRecords: %d records, splitRecords %d", rs.n(), len(recs))
+		}
+		for i, r := range recs {
+			if !bytes.Equal(rs.at(i), r) {
+				t.Fatalf("newRecords: record %d differs", i)
+			}
+		}
 		// Diffing against nothing adds every line; against itself, none.
-		for i, a := range diffAdded(nil, recs) {
+		for i, a := range diffAdded(records{}, rs) {
 			if !a {
 				t.Fatalf("line %d not added against empty", i)
 			}
 		}
-		for i, a := range diffAdded(recs, recs) {
+		for i, a := range diffAdded(rs, rs) {
 			if a {
 				t.Fatalf("line %d added against itself", i)
 			}
@@ -228,10 +238,10 @@ func TestDiffMatchesGit(t *testing.T) {
 	}
 	var got []addedLine
 	for name, p := range ours {
-		recs := splitRecords(p[1])
-		for i, ad := range diffAdded(splitRecords(p[0]), recs) {
+		recs := newRecords(p[1])
+		for i, ad := range diffAdded(newRecords(p[0]), recs) {
 			if ad {
-				got = append(got, addedLine{Path: name, Line: i + 1, Text: string(lineText(recs[i]))})
+				got = append(got, addedLine{Path: name, Line: i + 1, Text: string(lineText(recs.at(i)))})
 			}
 		}
 	}
@@ -249,7 +259,7 @@ func BenchmarkDiffAdded(b *testing.B) {
 	}
 	old := randomText(r, 5000, vocab)
 	nw := mutate(r, old, vocab, 20)
-	a, c := splitRecords([]byte(joinLines(old, "\n", true))), splitRecords([]byte(joinLines(nw, "\n", true)))
+	a, c := newRecords([]byte(joinLines(old, "\n", true))), newRecords([]byte(joinLines(nw, "\n", true)))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		diffAdded(a, c)
@@ -266,7 +276,7 @@ func BenchmarkDiffAddedSource(b *testing.B) {
 		old = append(old, strings.Repeat("\t", r.Intn(4))+fmt.Sprintf("x%d := call(%s)", k, strings.Repeat("a", r.Intn(90))))
 	}
 	nw := append(append(append([]string{}, old[:2000]...), "\tadded := 1", "\tother := 2"), old[2003:]...)
-	a, c := splitRecords([]byte(joinLines(old, "\n", true))), splitRecords([]byte(joinLines(nw, "\n", true)))
+	a, c := newRecords([]byte(joinLines(old, "\n", true))), newRecords([]byte(joinLines(nw, "\n", true)))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		diffAdded(a, c)
@@ -318,8 +328,8 @@ func TestDiffReuse(t *testing.T) {
 		case 6:
 			nw = old[:len(old)/2] // pure deletion
 		}
-		a := splitRecords([]byte(joinLines(old, "\n", true)))
-		b := splitRecords([]byte(joinLines(nw, "\n", r.Intn(2) == 0)))
+		a := newRecords([]byte(joinLines(old, "\n", true)))
+		b := newRecords([]byte(joinLines(nw, "\n", r.Intn(2) == 0)))
 		wantRm, wantAdd := diffChanged(a, b)
 		gotRm, gotAdd := x.diff(a, b)
 		if !slices.Equal(gotRm, wantRm) || !slices.Equal(gotAdd, wantAdd) {
@@ -339,8 +349,8 @@ func FuzzDiffReuse(f *testing.F) {
 	f.Add([]byte("x\ny\n"), []byte("x\ny\nz"), []byte("p\n"), []byte(""))
 	f.Fuzz(func(t *testing.T, a0, b0, a1, b1 []byte) {
 		var x xenv
-		x.diff(splitRecords(a0), splitRecords(b0))
-		a, b := splitRecords(a1), splitRecords(b1)
+		x.diff(newRecords(a0), newRecords(b0))
+		a, b := newRecords(a1), newRecords(b1)
 		wantRm, wantAdd := diffChanged(a, b)
 		gotRm, gotAdd := x.diff(a, b)
 		if !slices.Equal(gotRm, wantRm) || !slices.Equal(gotAdd, wantAdd) {
