@@ -28,8 +28,10 @@ const (
 	// diffed twice, as the new side of a commit and as the old side of
 	// its child, which the walk reaches just before. (The contents also
 	// stay in the packSet's cache; this one saves the lookup and the
-	// split.)
-	blobCacheBytes = 4 << 20
+	// split.) The walk drops each new side once diffed, so it holds only
+	// old sides waiting for their commit: 1 MiB did as well as 4 on
+	// go-git's history, with 2-4 MB less peak RSS.
+	blobCacheBytes = 1 << 20
 )
 
 var lfsHeader = []byte("version https://git-lfs.github.com/spec/v1")

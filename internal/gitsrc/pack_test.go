@@ -89,6 +89,20 @@ func TestPackCacheBound(t *testing.T) {
 	}
 }
 
+func TestPackCacheSize(t *testing.T) {
+	for _, tc := range []struct {
+		pack int64
+		want int
+	}{
+		{0, packCacheMin}, {14 << 20, packCacheMin}, {48 << 20, packCacheMin},
+		{100 << 20, 25 << 20}, {128 << 20, packCacheMax}, {441 << 20, packCacheMax}, {1 << 40, packCacheMax},
+	} {
+		if got := packCacheSize(tc.pack); got != tc.want {
+			t.Errorf("packCacheSize(%d) = %d, want %d", tc.pack, got, tc.want)
+		}
+	}
+}
+
 // TestPackCacheDemote checks that a demoted entry is evicted first, and
 // that demoting an absent entry changes nothing.
 func TestPackCacheDemote(t *testing.T) {

@@ -74,7 +74,8 @@ type Repo struct {
 }
 
 // cacheLimits bounds the caches of a Repo's sources, in bytes: the
-// packSet's decompressed objects (shared), the blob cache of one source
+// packSet's decompressed objects (shared; 0: by the packs' size, see
+// packCacheSize), the blob cache of one source
 // (shared by its workers) and each worker's tree cache generation. Tests
 // lower them.
 type cacheLimits struct {
@@ -114,7 +115,7 @@ func Open(dir string) (*Repo, error) {
 		dotgit:   fs,
 		objCache: cache.NewObjectLRU(objectCacheSize),
 		workers:  min(runtime.NumCPU(), 2),
-		limits:   cacheLimits{pack: packCacheBytes, blob: blobCacheBytes, tree: treeCacheBytes},
+		limits:   cacheLimits{blob: blobCacheBytes, tree: treeCacheBytes}, // pack: by size
 	}
 	if root != "" {
 		rel, err := filepath.Rel(root, abs)
