@@ -326,6 +326,7 @@ type historySource struct {
 	ps               *pathspec
 	include, exclude []*object.Commit
 	walked           atomic.Int64 // commits handed to the workers (tests)
+	blobs            *blobCache   // the last walk's, for its counters (tests)
 	onTotal          func(commits int)
 }
 
@@ -407,6 +408,7 @@ func (h *historySource) Fragments(ctx context.Context, yield func(*scanner.Fragm
 	order := make(chan *histJob, 4*workers)
 	walkErr := make(chan error, 1)
 	blobs := newBlobCache(h.r.limits.blob)
+	h.blobs = blobs
 	var wg sync.WaitGroup
 
 	wg.Add(1)

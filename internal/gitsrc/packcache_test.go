@@ -5,6 +5,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/metrics"
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -14,9 +15,11 @@ import (
 
 // TestPackCacheSizes measures the history walk of a real repository with
 // several sizes of the decompressed-object cache: its hit rate, wall and
-// CPU time and the peak of live heap objects. It runs only when
+// CPU time and the peak of live heap objects, and how often the blob
+// cache gave a blob's records already split. It runs only when
 // PRIVSCAN_HISTORY_REPO names a repository (PRIVSCAN_HISTORY_RANGE, the
-// range; all of HEAD by default):
+// range; all of HEAD by default; PRIVSCAN_BLOB_CACHE_KIB, the blob cache's
+// size):
 //
 //	PRIVSCAN_HISTORY_REPO=/path/to/repo go test ./internal/gitsrc -run TestPackCacheSizes -v
 func TestPackCacheSizes(t *testing.T) {
@@ -25,12 +28,19 @@ func TestPackCacheSizes(t *testing.T) {
 		t.Skip("PRIVSCAN_HISTORY_REPO not set")
 	}
 	rng := os.Getenv("PRIVSCAN_HISTORY_RANGE")
-	for _, mb := range []int{4, 8, 16, 32, 64} {
+	blobKiB := 0
+	if v := os.Getenv("PRIVSCAN_BLOB_CACHE_KIB"); v != "" {
+		blobKiB, _ = strconv.Atoi(v)
+	}
+	for _, mb := range []int{4, 8, 12, 16, 32, 64} {
 		r, err := Open(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
 		r.limits.pack = mb << 20
+		if blobKiB > 0 {
+			r.limits.blob = blobKiB << 10
+		}
 		src, err := r.History(rng, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -74,6 +84,9 @@ func TestPackCacheSizes(t *testing.T) {
 		h, m := c.hits.Load(), c.misses.Load()
 		t.Logf("pack cache %3d MiB: hits %8d misses %8d hit rate %5.1f%%  wall %6.0f ms  cpu %6.0f ms  peak live heap %5.1f MiB  (%d lines)",
 			mb, h, m, 100*float64(h)/float64(max(h+m, 1)), wall.Seconds()*1000, cpu.Seconds()*1000, float64(p)/(1<<20), lines)
+		bc := src.(*historySource).blobs
+		rh, rm := bc.recHits.Load(), bc.recMisses.Load()
+		t.Logf("  blob cache %d KiB: records reused %d, split %d (%.1f%% reused)", r.limits.blob>>10, rh, rm, 100*float64(rh)/float64(max(rh+rm, 1)))
 		r.Close()
 	}
 }
