@@ -18,6 +18,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"runtime/trace"
 	"time"
@@ -64,6 +65,7 @@ func run(args []string) error {
 			return err
 		}
 	}
+	cpu0 := cpuClasses()
 	start := time.Now()
 	var runErr error
 	for range max(1, *repeat) {
@@ -83,6 +85,11 @@ func run(args []string) error {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "profile: %s x%d took %s (exit code %d)\n", fs.Arg(0), max(1, *repeat), time.Since(start).Round(time.Millisecond), cli.ExitCode(runErr))
+	cpu1 := cpuClasses()
+	total := cpu1[0] - cpu0[0]
+	share := func(i int) float64 { return 100 * (cpu1[i] - cpu0[i]) / max(total, 1e-9) }
+	fmt.Fprintf(os.Stderr, "profile: Go CPU time (GOMAXPROCS %d × wall) %.2f s: user %.1f %%, GC %.1f %%, scavenge %.1f %%, idle %.1f %%\n",
+		runtime.GOMAXPROCS(0), total, share(1), share(2), share(3), share(4))
 	if *mem != "" {
 		mf, err := os.Create(*mem)
 		if err != nil {
@@ -97,6 +104,32 @@ func run(args []string) error {
 		return runErr
 	}
 	return nil
+}
+
+// cpuClasses reads the runtime's estimate of its CPU time (GOMAXPROCS
+// times wall time), split into user code, GC, scavenging and idle: idle is
+// the time a P had no goroutine to run, so it shows the cores the command
+// left unused whatever the machine's load.
+func cpuClasses() [5]float64 {
+	names := []string{
+		"/cpu/classes/total:cpu-seconds",
+		"/cpu/classes/user:cpu-seconds",
+		"/cpu/classes/gc/total:cpu-seconds",
+		"/cpu/classes/scavenge/total:cpu-seconds",
+		"/cpu/classes/idle:cpu-seconds",
+	}
+	s := make([]metrics.Sample, len(names))
+	for i, n := range names {
+		s[i].Name = n
+	}
+	metrics.Read(s)
+	var v [5]float64
+	for i := range s {
+		if s[i].Value.Kind() == metrics.KindFloat64 {
+			v[i] = s[i].Value.Float64()
+		}
+	}
+	return v
 }
 
 // record creates the file path and starts a recorder writing to it
