@@ -326,7 +326,10 @@ func (p *processor) fragmentFor(c *change, commit string) (*scanner.Fragment, er
 		f.Skipped = finding.SkipLFS
 		return f, nil
 	}
-	if isBinary(nb) {
+	if isBinary(nb) || uint64(len(nb)) > maxRecordsText {
+		// Git treats files over core.bigFileThreshold (512 MiB) as
+		// binary; blobs over it are never read whole here, and a working
+		// tree file too large for records' 32-bit offsets is skipped too.
 		f.Skipped = finding.SkipBinary
 		return f, nil
 	}
@@ -335,7 +338,7 @@ func (p *processor) fragmentFor(c *change, commit string) (*scanner.Fragment, er
 		if ob, err = p.blob(c.from.hash); err != nil {
 			return nil, err
 		}
-		if isBinary(ob) {
+		if isBinary(ob) || uint64(len(ob)) > maxRecordsText {
 			f.Skipped = finding.SkipBinary
 			return f, nil
 		}

@@ -43,12 +43,13 @@ type records struct {
 }
 
 // newRecords splits b (at most maxRecordsText bytes: blobs are read whole
-// only up to git's big file threshold) into records.
+// only up to git's big file threshold, and fragmentFor skips larger
+// working tree files) into records.
 func newRecords(b []byte) records {
 	if len(b) == 0 {
 		return records{}
 	}
-	if len(b) > maxRecordsText {
+	if uint64(len(b)) > maxRecordsText {
 		panic("gitsrc: text too large for records")
 	}
 	ends := make([]uint32, 0, bytes.Count(b, []byte{'\n'})+1)
