@@ -102,6 +102,9 @@ type Matcher struct {
 	// sealChk checks the pages of a sealed catalog's tables (nil when m
 	// is not sealed).
 	sealChk *sealChecker
+	// set, when set, makes m one catalog sealed in parts (JoinSealed):
+	// every part has m's rules, and m has no tables of its own.
+	set []*Matcher
 
 	// rec holds each rule's part in record rules (nil: none takes part),
 	// recIdx the record arrays (record.go).
@@ -207,10 +210,7 @@ func Compile(c *Catalog, opts *CompileOptions) (*Matcher, error) {
 	m := &Matcher{k: deriveKeys(key)}
 	switch len(c.FingerprintKey) {
 	case 0:
-		h := sha256.New()
-		h.Write([]byte("privscan/fingerprint/v1\x00"))
-		h.Write(c.Digest[:])
-		h.Sum(m.fpKey[:0])
+		copy(m.fpKey[:], fingerprintKeyOf(c))
 	case 32:
 		copy(m.fpKey[:], c.FingerprintKey)
 	default:
@@ -1002,4 +1002,16 @@ func hasContextOp(t *syntax.Regexp) bool {
 		}
 	}
 	return false
+}
+
+// fingerprintKeyOf returns the fingerprint key of c: its FingerprintKey, or
+// one derived from its digest.
+func fingerprintKeyOf(c *Catalog) []byte {
+	if len(c.FingerprintKey) > 0 {
+		return c.FingerprintKey
+	}
+	h := sha256.New()
+	h.Write([]byte("privscan/fingerprint/v1\x00"))
+	h.Write(c.Digest[:])
+	return h.Sum(nil)
 }

@@ -35,6 +35,9 @@ func (m *Matcher) Find(line []byte, dst []Match) []Match {
 	if m.parts != nil {
 		return m.findParts(line, dst)
 	}
+	if m.set != nil {
+		return m.findSet(line, dst)
+	}
 	base := len(dst)
 	// What is known of the line: lineASCII, lineNFC (non-ASCII, already
 	// NFC), lineNotNFC, or lineUnknown when nothing needed to look.

@@ -241,6 +241,9 @@ func (m *Matcher) Records(i int, text []byte, dst []uint64) []uint64 {
 		j := m.part(i)
 		return m.parts[j].Records(i-m.partBase[j], text, dst)
 	}
+	if m.set != nil {
+		return m.recordsSet(i, text, dst)
+	}
 	if m.rec == nil || m.rec[i] == nil || m.recIdx == nil {
 		return dst
 	}

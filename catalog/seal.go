@@ -215,8 +215,13 @@ type SealedRule struct {
 // Sealed describes a loaded sealed catalog; it holds no value.
 type Sealed struct {
 	Version int
-	Size    int64
+	Size    int64 // of every part
 	Rules   []SealedRule
+	// Parts is the number of files of a catalog sealed in parts
+	// (SealTable), 0 for a whole one.
+	Parts int
+
+	part *partHeader // of a part loaded alone
 
 	regex []byte // encrypted regex patterns, until LoadSealed compiles them
 }
@@ -275,17 +280,24 @@ var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 // fingerprint key of the sealed catalog is c's, so its findings have the
 // fingerprints of c's.
 func Seal(w io.Writer, c *Catalog, sealKey []byte, opts *SealOptions) error {
+	_, err := seal(w, c, sealKey, opts, nil)
+	return err
+}
+
+// seal is Seal, of part p of a catalog in parts when p is not nil; it
+// returns the file's size.
+func seal(w io.Writer, c *Catalog, sealKey []byte, opts *SealOptions, p *partHeader) (uint64, error) {
 	if len(sealKey) != SealKeySize {
-		return fmt.Errorf("seal: the seal key must be %d bytes", SealKeySize)
+		return 0, fmt.Errorf("seal: the seal key must be %d bytes", SealKeySize)
 	}
 	if c == nil || len(c.Rules) == 0 {
-		return errors.New("seal: the catalog has no rule")
+		return 0, errors.New("seal: the catalog has no rule")
 	}
 	hasRegex := false
 	for i := range c.Rules {
 		if c.Rules[i].Match == MatchRegex {
 			if opts == nil || !opts.Regex {
-				return &SealRegexError{ID: c.Rules[i].ID}
+				return 0, &SealRegexError{ID: c.Rules[i].ID}
 			}
 			hasRegex = true
 		}
@@ -300,15 +312,15 @@ func Seal(w io.Writer, c *Catalog, sealKey []byte, opts *SealOptions) error {
 	var m *Matcher
 	for attempt := 0; ; attempt++ {
 		if _, err := io.ReadFull(rnd, salt[:]); err != nil {
-			return fmt.Errorf("seal: random salt: %w", err)
+			return 0, fmt.Errorf("seal: random salt: %w", err)
 		}
 		if _, err := io.ReadFull(rnd, nonce[:]); err != nil {
-			return fmt.Errorf("seal: random nonce: %w", err)
+			return 0, fmt.Errorf("seal: random nonce: %w", err)
 		}
 		keys = deriveSealKeys(sealKey, salt[:])
 		var err error
 		if m, err = Compile(c, &CompileOptions{HashKey: keys.hash[:], compact: true, recKeys: &keys.rec}); err != nil {
-			return err
+			return 0, err
 		}
 		if m.packTables() {
 			break
@@ -316,7 +328,7 @@ func Seal(w io.Writer, c *Catalog, sealKey []byte, opts *SealOptions) error {
 		// Two keys of a table agree in the bits a packed table keeps:
 		// another salt gives other hashes.
 		if attempt == 3 {
-			return errors.New("seal: hash tables cannot be packed (repeated key collisions)")
+			return 0, errors.New("seal: hash tables cannot be packed (repeated key collisions)")
 		}
 	}
 	counts := make([]int, len(c.Rules))
@@ -329,10 +341,10 @@ func Seal(w io.Writer, c *Catalog, sealKey []byte, opts *SealOptions) error {
 	if hasRegex {
 		var err error
 		if regex, err = sealRegexRules(c, &keys, salt, rnd); err != nil {
-			return err
+			return 0, err
 		}
 	}
-	return writeSealed(w, m, counts, noBoundary, regex, &keys, salt, nonce)
+	return writeSealed(w, m, counts, noBoundary, regex, &keys, salt, nonce, p)
 }
 
 // sealRegexRules encrypts the patterns of c's regex rules (SealOptions.Regex):
@@ -506,7 +518,7 @@ func sealMeta(m *Matcher, counts []int, noBoundary []bool, regex []byte) []byte 
 func alignUp(n uint64) uint64 { return (n + sealAlign - 1) &^ (sealAlign - 1) }
 
 // writeSealed writes m as a sealed file.
-func writeSealed(w io.Writer, m *Matcher, counts []int, noBoundary []bool, regex []byte, keys *sealKeys, salt [sealSaltSize]byte, nonce [12]byte) error {
+func writeSealed(w io.Writer, m *Matcher, counts []int, noBoundary []bool, regex []byte, keys *sealKeys, salt [sealSaltSize]byte, nonce [12]byte, p *partHeader) (uint64, error) {
 	meta := sealMeta(m, counts, noBoundary, regex)
 	u64, u32 := sealArraysOf(m)
 	version, nArr := uint32(sealVersionNoRecords), uint64(sealArraysV3)
@@ -534,7 +546,7 @@ func writeSealed(w io.Writer, m *Matcher, counts []int, noBoundary []bool, regex
 	pages := (pos - arrOff + sealPageSize - 1) / sealPageSize
 	size := pos + pages*sealTagSize + sealMACSize
 	if size > MaxSealedSize {
-		return fmt.Errorf("seal: the sealed catalog would be %d bytes, more than the limit of %d", size, uint64(MaxSealedSize))
+		return 0, fmt.Errorf("seal: the sealed catalog would be %d bytes, more than the limit of %d", size, uint64(MaxSealedSize))
 	}
 
 	hdr := make([]byte, sealHeaderSize)
@@ -551,9 +563,12 @@ func writeSealed(w io.Writer, m *Matcher, counts []int, noBoundary []bool, regex
 	binary.LittleEndian.PutUint32(hdr[sealHdrDirCount:], uint32(nArr))
 	binary.LittleEndian.PutUint64(hdr[sealHdrArrOff:], arrOff)
 	binary.LittleEndian.PutUint64(hdr[sealHdrTagOff:], pos)
+	if p != nil {
+		p.put(hdr)
+	}
 	aead, err := newSealAEAD(keys)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	fp := m.fpKey
 	aead.Seal(hdr[sealHdrFPKey:sealHdrFPKey], nonce[:], fp[:], sealAAD(hdr))
@@ -561,7 +576,7 @@ func writeSealed(w io.Writer, m *Matcher, counts []int, noBoundary []bool, regex
 
 	pageAEAD, err := newGCM(keys.page[:])
 	if err != nil {
-		return err
+		return 0, err
 	}
 	sw := &sealWriter{w: w, mac: hmac.New(sha256.New, keys.mac[:]), page: pageAEAD, arrOff: arrOff, arrEnd: pos}
 	sw.tags = make([]byte, 0, pages*sealTagSize)
@@ -588,9 +603,9 @@ func writeSealed(w io.Writer, m *Matcher, counts []int, noBoundary []bool, regex
 		_, sw.err = w.Write(sw.mac.Sum(nil))
 	}
 	if sw.err != nil {
-		return fmt.Errorf("seal: write: %w", sw.err)
+		return 0, fmt.Errorf("seal: write: %w", sw.err)
 	}
-	return nil
+	return size, nil
 }
 
 func newSealAEAD(keys *sealKeys) (cipher.AEAD, error) { return newGCM(keys.aead[:]) }

@@ -3,6 +3,7 @@ package catalog
 import (
 	"crypto/cipher"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -145,7 +146,7 @@ func (c *sealChecker) okRange(off, n uint64) bool {
 // damaged or was modified and should be sealed again. It is nil for a
 // catalog that is not sealed and for an intact one.
 func (m *Matcher) IntegrityErr() error {
-	for _, p := range m.parts {
+	for _, p := range slices.Concat(m.parts, m.set) {
 		if err := p.IntegrityErr(); err != nil {
 			return err
 		}
@@ -163,7 +164,7 @@ func (m *Matcher) IntegrityErr() error {
 // than a missed finding (redaction, whose output holds what it does not
 // find).
 func (m *Matcher) CheckIntegrity() error {
-	for _, p := range m.parts {
+	for _, p := range slices.Concat(m.parts, m.set) {
 		p.CheckIntegrity()
 	}
 	if c := m.sealChk; c != nil {

@@ -38,6 +38,25 @@ func IsSealed(data []byte) bool {
 // replaced, not rewritten in place). A damaged or foreign file is
 // ErrSealedInvalid with a value-free reason.
 func LoadSealed(data, sealKey []byte) (*Matcher, *Sealed, error) {
+	m, s, err := LoadSealedPart(data, sealKey)
+	if err != nil {
+		return nil, nil, err
+	}
+	if s.part != nil {
+		return nil, nil, partAloneErr(s.part)
+	}
+	return m, s, nil
+}
+
+// partAloneErr is the error of a part loaded as a whole catalog.
+func partAloneErr(p *partHeader) error {
+	return sealedErr("the file is part %d of a sealed catalog in %d parts, which this use cannot load (name the first part in the key map, with every part beside it)", p.index, p.count)
+}
+
+// LoadSealedPart is LoadSealed for a file that may be a part of a catalog
+// sealed in parts (SealTable): such a part is loaded alone, and
+// Sealed.Parts tells how many parts to join with JoinSealed.
+func LoadSealedPart(data, sealKey []byte) (*Matcher, *Sealed, error) {
 	if len(sealKey) != SealKeySize {
 		return nil, nil, fmt.Errorf("sealed catalog: the seal key must be %d bytes", SealKeySize)
 	}
@@ -211,10 +230,9 @@ func parseSealed(data []byte, size int, hashKey []byte, chk *sealChecker) (*Matc
 	if uint64(binary.LittleEndian.Uint32(data[sealHdrDirCount:])) != nArr {
 		return nil, nil, sealedErr("unexpected table count")
 	}
-	for _, c := range append(data[sealHdrReserved:sealHdrArrOff:sealHdrArrOff], data[sealHdrReserved2:sealHeaderSize]...) {
-		if c != 0 {
-			return nil, nil, sealedErr("reserved header bytes are set")
-		}
+	part, err := readPartHeader(data)
+	if err != nil {
+		return nil, nil, err
 	}
 	if metaOff < sealHeaderSize || metaOff > end || metaLen > end-metaOff {
 		return nil, nil, sealedErr("rule metadata out of bounds")
@@ -223,7 +241,10 @@ func parseSealed(data []byte, size int, hashKey []byte, chk *sealChecker) (*Matc
 		return nil, nil, sealedErr("table directory out of bounds")
 	}
 	m := &Matcher{k: deriveKeys(hashKey)}
-	s := &Sealed{Version: version, Size: int64(size)}
+	s := &Sealed{Version: version, Size: int64(size), part: part}
+	if part != nil {
+		s.Parts = part.count
+	}
 	r := &metaReader{b: data[metaOff : metaOff+metaLen]}
 	vbits, err := m.readSealedMeta(r, s, version)
 	if err != nil {
@@ -573,11 +594,30 @@ func OpenSealed(f *os.File, size int64, sealKey []byte) (*Matcher, *Sealed, erro
 	if size < sealHeaderSize+sealMACSize {
 		return nil, nil, sealedErr("file is truncated")
 	}
+	m, s, err := OpenSealedPart(f, size, sealKey)
+	if err != nil {
+		return nil, nil, err
+	}
+	if s.part != nil {
+		return nil, nil, partAloneErr(s.part)
+	}
+	return m, s, nil
+}
+
+// OpenSealedPart is OpenSealed for a file that may be a part of a catalog
+// sealed in parts (see LoadSealedPart).
+func OpenSealedPart(f *os.File, size int64, sealKey []byte) (*Matcher, *Sealed, error) {
+	if size > MaxSealedSize {
+		return nil, nil, sealedErr("file is larger than 2 GiB")
+	}
+	if size < sealHeaderSize+sealMACSize {
+		return nil, nil, sealedErr("file is truncated")
+	}
 	data, release, err := mapSealed(f, size)
 	if err != nil {
 		return nil, nil, err
 	}
-	m, s, err := LoadSealed(data, sealKey)
+	m, s, err := LoadSealedPart(data, sealKey)
 	if err != nil {
 		release()
 		return nil, nil, err

@@ -93,6 +93,15 @@ type tableReader struct {
 	digest  hash.Hash
 	count   *countingReader
 	opts    TableOptions
+
+	// Sealing in parts (SealTable): before a row past partRows rows or
+	// partValueBytes value bytes since the last part, flush is called
+	// with the values read so far.
+	flush                 func() error
+	partRows, partStart   int
+	partValues, partBytes int
+	partValueBytes        int
+	partValueCap          int
 }
 
 type countingReader struct {
@@ -120,6 +129,20 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // s.MaxBadRows of them is a *TableError. Errors never quote the table.
 func ReadTable(r io.Reader, s *Schema, opts *TableOptions) (*Catalog, *TableReport, error) {
 	t := &tableReader{s: s}
+	if err := t.read(r, opts); err != nil {
+		return nil, &t.rep, err
+	}
+	c := t.catalog(false)
+	if t.digest != nil {
+		t.digest.Sum(c.Digest[:0])
+	}
+	return c, &t.rep, nil
+}
+
+// read reads the table r; the values of the rows not yet flushed are left
+// in t.rules. A nil error means at least one value.
+func (t *tableReader) read(r io.Reader, opts *TableOptions) error {
+	s := t.s
 	if opts != nil {
 		t.opts = *opts
 	}
@@ -128,7 +151,7 @@ func ReadTable(r io.Reader, s *Schema, opts *TableOptions) (*Catalog, *TableRepo
 		format = s.Format
 	}
 	if format == TableUnknown {
-		return nil, nil, &TableError{Reason: "unknown format: set format in the schema (csv, tsv or jsonl) or name the file .csv, .tsv or .jsonl"}
+		return &TableError{Reason: "unknown format: set format in the schema (csv, tsv or jsonl) or name the file .csv, .tsv or .jsonl"}
 	}
 	t.count = &countingReader{r: r}
 	if s.FingerprintKey == nil {
@@ -149,7 +172,7 @@ func ReadTable(r io.Reader, s *Schema, opts *TableOptions) (*Catalog, *TableRepo
 	if b, _ := br.Peek(3); bytes.HasPrefix(b, []byte("\xef\xbb\xbf")) {
 		br.Discard(3)
 	} else if bytes.HasPrefix(b, []byte("\xff\xfe")) || bytes.HasPrefix(b, []byte("\xfe\xff")) {
-		return nil, nil, &TableError{Reason: "the table is UTF-16: convert it to UTF-8"}
+		return &TableError{Reason: "the table is UTF-16: convert it to UTF-8"}
 	}
 	var err error
 	switch format {
@@ -164,17 +187,21 @@ func ReadTable(r io.Reader, s *Schema, opts *TableOptions) (*Catalog, *TableRepo
 		t.opts.Progress(t.rep.Rows, t.count.n)
 	}
 	if err != nil {
-		return nil, &t.rep, err
+		return err
 	}
 	if t.rep.Values == 0 {
-		return nil, &t.rep, &TableError{Reason: "no values: every searchable cell is blank or its row is bad"}
+		return &TableError{Reason: "no values: every searchable cell is blank or its row is bad"}
 	}
-	c := &Catalog{FingerprintKey: s.FingerprintKey}
-	if t.digest != nil {
-		t.digest.Sum(c.Digest[:0])
-	}
+	return nil
+}
+
+// catalog moves the values read so far into a catalog, one rule per rule
+// of the schema that has values (every rule of the schema when all, as
+// each part of a catalog sealed in parts has), and starts afresh.
+func (t *tableReader) catalog(all bool) *Catalog {
+	c := &Catalog{FingerprintKey: t.s.FingerprintKey}
 	for _, tr := range t.rules {
-		if len(tr.spans) == 0 {
+		if len(tr.spans) == 0 && !all {
 			continue
 		}
 		block := valueData(tr.data.String())
@@ -185,9 +212,11 @@ func ReadTable(r io.Reader, s *Schema, opts *TableOptions) (*Catalog, *TableRepo
 		}
 		r.ValueLines = tr.lines
 		tr.spans, tr.lines = nil, nil
+		tr.data = strings.Builder{}
 		c.Rules = append(c.Rules, r)
 	}
-	return c, &t.rep, nil
+	t.partValues, t.partBytes = 0, 0
+	return c
 }
 
 type pendingValue struct {
@@ -235,6 +264,12 @@ func (t *tableReader) row(line int) error {
 	if line > math.MaxInt32 {
 		return &TableError{Reason: "more than 2^31 lines"}
 	}
+	if t.flush != nil && t.partValues > 0 && (t.rep.Rows-1-t.partStart >= t.partRows || t.partBytes >= t.partValueBytes || t.partValues >= t.partValueCap) {
+		if err := t.flush(); err != nil {
+			return err
+		}
+		t.partStart = t.rep.Rows - 1
+	}
 	for _, p := range t.pending {
 		tr := p.rule
 		start := tr.data.Len()
@@ -245,6 +280,8 @@ func (t *tableReader) row(line int) error {
 		tr.spans = append(tr.spans, uint64(start)<<32|uint64(len(p.v)))
 		tr.lines = append(tr.lines, int32(line))
 		t.rep.Values++
+		t.partValues++
+		t.partBytes += len(p.v)
 	}
 	return nil
 }
