@@ -2,6 +2,7 @@ package broker
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -87,7 +88,53 @@ func resolveCatalog(path string, mdLimit int64) (string, fs.FileInfo, *fileErr) 
 
 // openSealed opens the resolved sealed catalog real under the file rules
 // and loads it with key (see catalog.OpenSealed: it is mapped, not read).
+// When real is the first part of a catalog sealed in parts, its other
+// parts (catalog.PartName, beside it) are opened under the same rules and
+// joined (catalog.JoinSealed); a missing part, or a part after the last,
+// is an invalid catalog. The meta is the first part's (the file that a
+// new seal replaces last).
 func openSealed(real string, key []byte) (*catalog.Matcher, *catalog.Sealed, fileMeta, *fileErr, error) {
+	m, s, meta, ferr, err := openSealedFile(real, key)
+	if ferr != nil || err != nil || s.Parts == 0 {
+		return m, s, meta, ferr, err
+	}
+	ms, ss := []*catalog.Matcher{m}, []*catalog.Sealed{s}
+	if s.Part == 1 {
+		for i := 2; i <= s.Parts; i++ {
+			name := catalog.PartName(real, i)
+			what := fmt.Sprintf("part %d of %d (%s)", i, s.Parts, filepath.Base(name))
+			pr, _, ferr := resolveCatalog(name, 0)
+			if ferr == nil && !hasSealedSuffix(pr) {
+				ferr = &fileErr{CodeNotMarkdown, "file name does not end in .sealed (after following symlinks)", nil}
+			}
+			if ferr != nil {
+				return nil, nil, fileMeta{}, nil, fmt.Errorf("%w: %s: %s", catalog.ErrSealedInvalid, what, ferr.msg)
+			}
+			pm, ps, _, ferr, err := openSealedFile(pr, key)
+			switch {
+			case ferr != nil:
+				return nil, nil, fileMeta{}, nil, fmt.Errorf("%w: %s: %s", catalog.ErrSealedInvalid, what, ferr.msg)
+			case errors.Is(err, catalog.ErrSealKeyWrong):
+				return nil, nil, fileMeta{}, nil, fmt.Errorf("%w: %s: the seal key does not open it (a part of a catalog sealed with another key)", catalog.ErrSealedInvalid, what)
+			case err != nil:
+				return nil, nil, fileMeta{}, nil, fmt.Errorf("%s: %w", what, err)
+			}
+			ms, ss = append(ms, pm), append(ss, ps)
+		}
+		next := catalog.PartName(real, s.Parts+1)
+		if _, err := os.Lstat(next); err == nil {
+			return nil, nil, fileMeta{}, nil, fmt.Errorf("%w: %s is beside a sealed catalog in %d parts (a part of another seal?): remove it, or seal the table again", catalog.ErrSealedInvalid, filepath.Base(next), s.Parts)
+		}
+	}
+	jm, js, err := catalog.JoinSealed(ms, ss)
+	if err != nil {
+		return nil, nil, fileMeta{}, nil, err
+	}
+	return jm, js, meta, nil, nil
+}
+
+// openSealedFile opens and loads one file of openSealed.
+func openSealedFile(real string, key []byte) (*catalog.Matcher, *catalog.Sealed, fileMeta, *fileErr, error) {
 	f, err := os.OpenFile(real, os.O_RDONLY|openFlags, 0)
 	if err != nil {
 		return nil, nil, fileMeta{}, lookupErr(err), nil
@@ -103,7 +150,7 @@ func openSealed(real string, key []byte) (*catalog.Matcher, *catalog.Sealed, fil
 	if fi.Size() > MaxSealedSize {
 		return nil, nil, fileMeta{}, tooLarge(MaxSealedSize), nil
 	}
-	m, s, err := catalog.OpenSealed(f, fi.Size(), key)
+	m, s, err := catalog.OpenSealedPart(f, fi.Size(), key)
 	if err != nil {
 		return nil, nil, fileMeta{}, nil, err
 	}

@@ -218,8 +218,9 @@ type Sealed struct {
 	Size    int64 // of every part
 	Rules   []SealedRule
 	// Parts is the number of files of a catalog sealed in parts
-	// (SealTable), 0 for a whole one.
-	Parts int
+	// (SealTable), 0 for a whole one; Part is the index (from 1) of a part
+	// loaded alone (LoadSealedPart), 0 once joined.
+	Parts, Part int
 
 	part *partHeader // of a part loaded alone
 

@@ -243,7 +243,7 @@ func parseSealed(data []byte, size int, hashKey []byte, chk *sealChecker) (*Matc
 	m := &Matcher{k: deriveKeys(hashKey)}
 	s := &Sealed{Version: version, Size: int64(size), part: part}
 	if part != nil {
-		s.Parts = part.count
+		s.Parts, s.Part = part.count, part.index
 	}
 	r := &metaReader{b: data[metaOff : metaOff+metaLen]}
 	vbits, err := m.readSealedMeta(r, s, version)

@@ -7,9 +7,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -28,6 +30,7 @@ func runCatalog(env *Env, args []string) error {
 	schema := fs.String("schema", "", "seal --from: the `SCHEMA.toml` mapping the table's columns to rules")
 	format := fs.String("format", "", "seal --from: the table's `FORMAT` (csv, tsv, jsonl), over the schema's format and the file name's suffix")
 	noProgress := fs.Bool("no-progress", false, "seal --from: no progress line on a terminal")
+	partRows := fs.Int("part-rows", 0, "seal --from: seal the table in parts of at most `N` rows (default 10000000), one file each (FILE.sealed, FILE.part2.sealed, ...)")
 	if len(args) == 0 || (args[0] != "check" && args[0] != "seal") {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
 			fmt.Fprintln(env.Stdout, helpFor("catalog", fs))
@@ -51,8 +54,12 @@ func runCatalog(env *Env, args []string) error {
 		return err
 	}
 	if args[0] == "seal" {
-		t := tableSource{from: *from, schema: *schema, format: *format, progress: !*noProgress}
+		t := tableSource{from: *from, schema: *schema, format: *format, progress: !*noProgress, partRows: *partRows}
 		switch {
+		case *partRows < 0:
+			return usagef("--part-rows must be a positive number of rows")
+		case *partRows > 0 && t.from == "":
+			return usagef("--part-rows goes with --from TABLE")
 		case t.from != "" && *key != "":
 			return usagef("--from and --catalog-key name two sources: seal one")
 		case t.from == "" && (t.schema != "" || t.format != ""):
@@ -62,8 +69,8 @@ func runCatalog(env *Env, args []string) error {
 		}
 		return runSeal(env, b, *key, *keyFile, *out, t)
 	}
-	if *keyFile != "" || *out != "" || *from != "" || *schema != "" || *format != "" {
-		return usagef("--key-file, -o, --from, --schema and --format belong to `privscan catalog seal`")
+	if *keyFile != "" || *out != "" || *from != "" || *schema != "" || *format != "" || *partRows != 0 {
+		return usagef("--key-file, -o, --from, --schema, --format and --part-rows belong to `privscan catalog seal`")
 	}
 	// Compiling checks what parsing cannot (regex limits); the broker
 	// reports a failure as catalog_invalid, as every scan does.
@@ -79,6 +86,7 @@ func runCatalog(env *Env, args []string) error {
 type tableSource struct {
 	from, schema, format string
 	progress             bool
+	partRows             int
 }
 
 // runSeal seals the Markdown catalog selected by key, or the table t.from,
@@ -125,15 +133,10 @@ func runSeal(env *Env, b *broker.Broker, key, keyFile, out string, t tableSource
 			return fmt.Errorf("generating a seal key: %w", err)
 		}
 	}
-	var c *catalog.Catalog
-	var info broker.CatalogInfo
-	var rep *catalog.TableReport
-	var err error
 	if t.from != "" {
-		c, rep, err = readTable(env, t, abs)
-	} else {
-		c, info, err = b.ReadCatalogToSeal(key)
+		return runSealTable(env, t, abs, sealKey, keyFile, out)
 	}
+	c, info, err := b.ReadCatalogToSeal(key)
 	if err != nil {
 		return err
 	}
@@ -150,12 +153,8 @@ func runSeal(env *Env, b *broker.Broker, key, keyFile, out string, t tableSource
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
-	var re *catalog.SealRegexError
-	switch {
-	case errors.As(err, &re):
-		return withHint(err, "only literal and identifier rules can be sealed: move regex rules to a Markdown catalog and combine it with the sealed one (a [catalogs] list, or PRIVSCAN_CATALOG beside PRIVSCAN_CATALOG_FILE)")
-	case err != nil:
-		return err
+	if err != nil {
+		return sealErr(err)
 	}
 	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
 		return err
@@ -175,16 +174,128 @@ func runSeal(env *Env, b *broker.Broker, key, keyFile, out string, t tableSource
 		size = fi.Size()
 	}
 	source := describeSource(info)
-	if rep != nil {
-		good := rep.Rows - rep.BadRows
-		source = fmt.Sprintf("%d row%s of %s", good, plural(good), tableName(t.from))
-		if rep.BadRows > 0 {
-			source += fmt.Sprintf("; %d bad row%s skipped", rep.BadRows, plural(rep.BadRows))
-		}
-	}
 	fmt.Fprintf(env.Stdout, "sealed %d rule%s, %d value%s (from %s) into %s (%d bytes)\n", counts.Rules, plural(counts.Rules), counts.Values, plural(counts.Values), source, out, size)
 	for i := range c.Rules {
 		if line := recordRuleLine(c.Rules[i].ID, c.Rules[i].Record); line != "" {
+			fmt.Fprintln(env.Stdout, line)
+		}
+	}
+	if keyFile != "" {
+		fmt.Fprintf(env.Stdout, "seal key written to %s (mode 0600): keep it secret (a CI secret, a password manager); scans read it from PRIVSCAN_SEAL_KEY or a seal-key entry in the key map\n", keyFile)
+	}
+	return nil
+}
+
+// sealErr adds a hint to an error of catalog.Seal.
+func sealErr(err error) error {
+	var re *catalog.SealRegexError
+	if errors.As(err, &re) {
+		return withHint(err, "only literal and identifier rules can be sealed: move regex rules to a Markdown catalog and combine it with the sealed one (a [catalogs] list, or PRIVSCAN_CATALOG beside PRIVSCAN_CATALOG_FILE)")
+	}
+	return err
+}
+
+// bufPart is a part of catalog.SealTable written to a temporary file
+// through a buffer.
+type bufPart struct {
+	f  *os.File
+	bw *bufio.Writer
+}
+
+func (p *bufPart) Write(b []byte) (int, error) { return p.bw.Write(b) }
+
+func (p *bufPart) ReadAt(b []byte, off int64) (int, error) {
+	if err := p.bw.Flush(); err != nil {
+		return 0, err
+	}
+	return p.f.ReadAt(b, off)
+}
+
+func (p *bufPart) WriteAt(b []byte, off int64) (int, error) {
+	if err := p.bw.Flush(); err != nil {
+		return 0, err
+	}
+	return p.f.WriteAt(b, off)
+}
+
+// runSealTable seals the table t into out, in parts of at most
+// t.partRows rows (out, then catalog.PartName(out, i)): each part is
+// written to a temporary file, and the parts are renamed into place once
+// all are written, the first last; parts of an earlier seal beyond the
+// new last part are removed.
+func runSealTable(env *Env, t tableSource, abs func(string) string, sealKey []byte, keyFile, out string) error {
+	var parts []*bufPart
+	defer func() {
+		for _, p := range parts {
+			p.f.Close()
+			os.Remove(p.f.Name())
+		}
+	}()
+	var res *catalog.SealTableResult
+	rep, err := readTable(env, t, abs, func(in io.Reader, s *catalog.Schema, opts *catalog.TableOptions) (*catalog.TableReport, error) {
+		r, rep, err := catalog.SealTable(in, s, sealKey, &catalog.SealTableOptions{Table: opts, PartRows: t.partRows}, func(int) (catalog.PartFile, error) {
+			f, err := os.CreateTemp(filepath.Dir(out), ".privscan-seal-*")
+			if err != nil {
+				return nil, fmt.Errorf("writing %s: %w", out, err)
+			}
+			p := &bufPart{f: f, bw: bufio.NewWriterSize(f, 1<<20)}
+			parts = append(parts, p)
+			return p, nil
+		})
+		res = r
+		return rep, err
+	})
+	if err != nil {
+		return sealErr(err)
+	}
+	for _, p := range parts {
+		err := p.bw.Flush()
+		if cerr := p.f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Chmod(p.f.Name(), 0o644)
+		}
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", out, err)
+		}
+	}
+	if keyFile != "" {
+		if err := writeKeyFile(keyFile, sealKey); err != nil {
+			return err
+		}
+	}
+	for i := len(parts); i >= 1; i-- {
+		if err := os.Rename(parts[i-1].f.Name(), catalog.PartName(out, i)); err != nil {
+			return fmt.Errorf("writing %s: %w", catalog.PartName(out, i), err)
+		}
+	}
+	for i := len(parts) + 1; ; i++ {
+		if err := os.Remove(catalog.PartName(out, i)); err != nil {
+			break
+		}
+		fmt.Fprintf(env.Stderr, "privscan: removed %s, a part of the catalog sealed there before\n", catalog.PartName(out, i))
+	}
+	var total int64
+	values := 0
+	for _, n := range res.Sizes {
+		total += n
+	}
+	for _, n := range res.Values {
+		values += n
+	}
+	good := rep.Rows - rep.BadRows
+	source := fmt.Sprintf("%d row%s of %s", good, plural(good), tableName(t.from))
+	if rep.BadRows > 0 {
+		source += fmt.Sprintf("; %d bad row%s skipped", rep.BadRows, plural(rep.BadRows))
+	}
+	into := fmt.Sprintf("%s (%d bytes)", out, total)
+	if res.Parts > 1 {
+		into = fmt.Sprintf("%s and %s … %s, %d parts of at most %d rows (%d bytes in all)", out, filepath.Base(catalog.PartName(out, 2)), filepath.Base(catalog.PartName(out, res.Parts)), res.Parts, slices.Max(res.PartRows), total)
+	}
+	fmt.Fprintf(env.Stdout, "sealed %d rule%s, %d value%s (from %s) into %s\n", len(res.Rules), plural(len(res.Rules)), values, plural(values), source, into)
+	for i := range res.Rules {
+		if line := recordRuleLine(res.Rules[i].ID, res.Rules[i].Record); line != "" {
 			fmt.Fprintln(env.Stdout, line)
 		}
 	}
@@ -272,6 +383,8 @@ func printCheck(env *Env, parts []broker.CheckedCatalog, info broker.CatalogInfo
 	fmt.Fprintf(env.Stdout, "catalog: %d rule%s, %d value%s (from %s)\n", counts.Rules, plural(counts.Rules), counts.Values, plural(counts.Values), describeSource(info))
 	fpLine := func(p broker.CheckedCatalog) string {
 		switch {
+		case p.Sealed != nil && p.Sealed.Parts > 1:
+			return fmt.Sprintf("sealed in %d parts, every part checked (fingerprint-key kept encrypted under the seal key)", p.Sealed.Parts)
 		case p.Sealed != nil:
 			return "sealed (fingerprint-key kept encrypted under the seal key)"
 		case p.Catalog.FingerprintKey == nil:

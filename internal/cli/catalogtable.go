@@ -12,30 +12,34 @@ import (
 	"github.com/privscan/privscan/internal/progress"
 )
 
+// tableRun reads the table in with schema s (catalog.ReadTable or
+// catalog.SealTable).
+type tableRun func(in io.Reader, s *catalog.Schema, opts *catalog.TableOptions) (*catalog.TableReport, error)
+
 // readTable reads the table export of `catalog seal --from` with its
-// schema. Bad rows are listed on stderr by line and reason (never by
+// schema, with run. Bad rows are listed on stderr by line and reason (never by
 // content); a progress line counts rows on a terminal.
-func readTable(env *Env, t tableSource, abs func(string) string) (*catalog.Catalog, *catalog.TableReport, error) {
+func readTable(env *Env, t tableSource, abs func(string) string, run tableRun) (*catalog.TableReport, error) {
 	schemaPath := abs(t.schema)
 	f, err := os.Open(schemaPath)
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading the schema: %w", err)
+		return nil, fmt.Errorf("reading the schema: %w", err)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, catalog.MaxSchemaBytes+1))
 	f.Close()
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading the schema: %w", err)
+		return nil, fmt.Errorf("reading the schema: %w", err)
 	}
 	s, err := catalog.ParseSchema(data)
 	if err != nil {
-		return nil, nil, withHint(err, "docs/catalog.md, \"Catalogs from a table\", describes the schema")
+		return nil, withHint(err, "docs/catalog.md, \"Catalogs from a table\", describes the schema")
 	}
 	opts := &catalog.TableOptions{}
 	switch {
 	case t.format != "":
 		ft, ok := catalog.ParseTableFormat(t.format)
 		if !ok {
-			return nil, nil, usagef("--format must be csv, tsv or jsonl")
+			return nil, usagef("--format must be csv, tsv or jsonl")
 		}
 		opts.Format = ft
 	case s.Format == catalog.TableUnknown:
@@ -45,7 +49,7 @@ func readTable(env *Env, t tableSource, abs func(string) string) (*catalog.Catal
 	if t.from != "-" {
 		tf, err := os.Open(abs(t.from))
 		if err != nil {
-			return nil, nil, fmt.Errorf("reading the table: %w", err)
+			return nil, fmt.Errorf("reading the table: %w", err)
 		}
 		defer tf.Close()
 		in = tf
@@ -62,7 +66,7 @@ func readTable(env *Env, t tableSource, abs func(string) string) (*catalog.Catal
 			last = rows
 		}
 	}
-	c, rep, err := catalog.ReadTable(in, s, opts)
+	rep, err := run(in, s, opts)
 	if bar != nil {
 		bar.Clear() // before anything else is written to stderr
 	}
@@ -74,9 +78,9 @@ func readTable(env *Env, t tableSource, abs func(string) string) (*catalog.Catal
 	}
 	var te *catalog.TableError
 	if errors.As(err, &te) && rep != nil && rep.BadRows > s.MaxBadRows {
-		return nil, rep, withHint(err, "a bad row is one of the wrong width, with a value that is not UTF-8, holds a control character (an embedded newline) or is under 3 characters; fix the export or raise max-bad-rows in the schema")
+		return rep, withHint(err, "a bad row is one of the wrong width, with a value that is not UTF-8, holds a control character (an embedded newline) or is under 3 characters; fix the export or raise max-bad-rows in the schema")
 	}
-	return c, rep, err
+	return rep, err
 }
 
 func listedOf(rep *catalog.TableReport) string {
