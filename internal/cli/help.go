@@ -128,7 +128,7 @@ rest is copied, and privscan exits 2. Input past --max-input or not read
 within --max-time also ends with exit 2; treat the output as incomplete.`,
 	"catalog": `privscan catalog check [--catalog-key KEY]
 privscan catalog seal [--catalog-key KEY] [--key-file F] -o FILE.sealed
-privscan catalog seal --from TABLE --schema SCHEMA.toml [--format csv|tsv|jsonl] [--key-file F] -o FILE.sealed
+privscan catalog seal --from TABLE --schema SCHEMA.toml [--format csv|tsv|jsonl] [--part-rows N] [--key-file F] -o FILE.sealed
 
 check parses and lints the catalog (or loads a sealed one and checks the
 integrity of every page of its tables, which a scan checks only as it
@@ -152,7 +152,11 @@ read as values. Bad rows (wrong width, invalid UTF-8, a control character,
 a value under 3 characters) are skipped and listed by line number and
 reason, never content; more than the schema's max-bad-rows fails the seal.
 The sealed file finds exactly what the equivalent Markdown catalog finds
-(docs/catalog.md, "Catalogs from a table").
+(docs/catalog.md, "Catalogs from a table"). A table of more than
+--part-rows rows (default 10000000) is sealed in parts, each built,
+written and freed before the next is read (memory bounded by a part):
+FILE.sealed, FILE.part2.sealed, ... FILE.partK.sealed, one catalog named by
+FILE.sealed; a missing, extra or foreign part is catalog_invalid.
 
 Record rules: a column with corroborated-by (columns of the same row) and
 within (lines, or "file") counts only when a value of its own row in one of
