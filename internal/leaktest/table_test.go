@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -100,6 +101,7 @@ func TestTableSealHoldsNoCanary(t *testing.T) {
 		}{
 			{[]string{"--from", "t.csv", "--schema", "s.toml", "-o", "csv.sealed"}, 0},
 			{[]string{"--from", "t.tsv", "--schema", "s.toml", "-o", "tsv.sealed"}, 0},
+			{[]string{"--from", "t.csv", "--schema", "s.toml", "--part-rows", "4000", "-o", "parts.sealed"}, 0},
 			{[]string{"--from", "-", "--format", "jsonl", "--schema", "s.toml", "-o", "jsonl.sealed"}, 0},
 			{[]string{"--from", "t.csv", "--schema", "strict.toml", "-o", "strict.sealed"}, 2},
 			{[]string{"--from", "t.tsv", "--schema", "bad.toml", "-o", "bad.sealed"}, 2},
@@ -135,10 +137,28 @@ func TestTableSealHoldsNoCanary(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, l := range d.find(label+" sealed", sealed) {
-				t.Errorf("seed %d: %v", base+i, l)
+			// Every part of a catalog sealed in parts is searched.
+			var ms []*catalog.Matcher
+			var ss []*catalog.Sealed
+			for k := 1; ; k++ {
+				if k > 1 {
+					if sealed, err = os.ReadFile(catalog.PartName(out, k)); err != nil {
+						break
+					}
+				}
+				for _, l := range d.find(label+" sealed part "+strconv.Itoa(k), sealed) {
+					t.Errorf("seed %d: %v", base+i, l)
+				}
+				pm, ps, err := catalog.LoadSealedPart(sealed, key[:])
+				if err != nil {
+					t.Fatal(err)
+				}
+				ms, ss = append(ms, pm), append(ss, ps)
 			}
-			m, _, err := catalog.LoadSealed(sealed, key[:])
+			if strings.HasPrefix(tc.args[len(tc.args)-1], "parts") != (len(ms) > 1) {
+				t.Fatalf("%s: %d parts", label, len(ms))
+			}
+			m, _, err := catalog.JoinSealed(ms, ss)
 			if err != nil {
 				t.Fatal(err)
 			}
