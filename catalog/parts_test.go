@@ -265,3 +265,46 @@ func TestPartName(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkFindParts compares Find on a table sealed whole and in 1, 4
+// and 10 parts (each part scans the line: the cost grows with the parts).
+func BenchmarkFindParts(b *testing.B) {
+	key := bytes.Repeat([]byte{7, 1, 9, 3, 5, 11, 13, 2, 4, 6, 8, 10, 12, 14, 15, 16}, 2)
+	const rows = 100000
+	var tb strings.Builder
+	tb.WriteString("name,email,account\n")
+	for i := range rows {
+		fmt.Fprintf(&tb, "Velma Orrick%d,user%d@example.invalid,ACCT-%07d\n", i, i, i)
+	}
+	var text bytes.Buffer
+	for i := range 20000 {
+		fmt.Fprintf(&text, "line %d of ordinary text with words like config value user%d and Velma\n", i, i*7)
+	}
+	lines := bytes.Split(text.Bytes(), []byte("\n"))
+	for _, n := range []int{rows, rows / 4, rows / 10} {
+		b.Run(fmt.Sprintf("parts=%d", (rows+n-1)/n), func(b *testing.B) {
+			s, err := catalog.ParseSchema([]byte(partsSchema))
+			if err != nil {
+				b.Fatal(err)
+			}
+			var parts []*memPart
+			if _, _, err := catalog.SealTable(strings.NewReader(tb.String()), s, key, &catalog.SealTableOptions{PartRows: n}, func(int) (catalog.PartFile, error) {
+				parts = append(parts, &memPart{})
+				return parts[len(parts)-1], nil
+			}); err != nil {
+				b.Fatal(err)
+			}
+			m, _, err := joinParts(parts, key)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(text.Len()))
+			var dst []catalog.Match
+			for b.Loop() {
+				for _, l := range lines {
+					dst = m.Find(l, dst[:0])
+				}
+			}
+		})
+	}
+}

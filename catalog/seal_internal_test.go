@@ -29,6 +29,10 @@ func FuzzParseSealed(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(buf.Bytes())
+	// A part of a catalog sealed in parts: part 2 of 3 of a set.
+	part := bytes.Clone(buf.Bytes())
+	(&partHeader{setID: [8]byte{9, 8, 7, 6, 5, 4, 3, 2}, index: 2, count: 3}).put(part)
+	f.Add(part)
 	lines := [][]byte{[]byte("Jane Doe, AcmeCorp acme_corp ACCT-0042 xsecretprojx"), []byte("é\u0301 Jane\xffDoe jane.doe@corp.example")}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if checkSealedHeader(data) != nil {

@@ -421,13 +421,29 @@ func FuzzLoadSealed(f *testing.F) {
 	}
 	f.Add(buf.Bytes())
 	f.Add([]byte("PRIVSEAL"))
+	// A part of a catalog sealed in parts.
+	s, err := catalog.ParseSchema([]byte("format = \"csv\"\n[[columns]]\nname = \"n\"\nrule = \"N\"\ncategory = \"person\"\n"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	var parts []*memPart
+	if _, _, err := catalog.SealTable(strings.NewReader("n\nJane Doe\nAcme Corp\n"), s, sealKey, &catalog.SealTableOptions{PartRows: 1}, func(int) (catalog.PartFile, error) {
+		parts = append(parts, &memPart{})
+		return parts[len(parts)-1], nil
+	}); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(parts[1].b)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, _, err := catalog.LoadSealed(data, sealKey)
+		m, s, err := catalog.LoadSealedPart(data, sealKey)
 		if err != nil {
 			if !errors.Is(err, catalog.ErrSealedInvalid) && !errors.Is(err, catalog.ErrSealKeyWrong) {
 				t.Fatalf("unexpected error class: %v", err)
 			}
 			return
+		}
+		if _, _, err := catalog.LoadSealed(data, sealKey); (err == nil) != (s.Parts == 0) {
+			t.Fatalf("LoadSealed of a file of %d parts: %v", s.Parts, err)
 		}
 		m.Find([]byte("Jane Doe AcmeCorp x secretproj"), nil)
 	})
