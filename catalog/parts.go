@@ -353,8 +353,31 @@ func (m *Matcher) findSet(line []byte, dst []Match) []Match {
 	if hits < 2 {
 		return dst
 	}
+	// By rule, then start, longest first: a match is contained in one of
+	// its rule's before it exactly when one of those ends at or after it.
 	got := dst[base:]
 	slices.SortFunc(got, func(a, b Match) int {
+		if a.Rule != b.Rule {
+			return a.Rule - b.Rule
+		}
+		if a.Start != b.Start {
+			return a.Start - b.Start
+		}
+		return b.End - a.End
+	})
+	keep := got[:0]
+	end, rule := -1, -1
+	for _, x := range got {
+		if x.Rule != rule {
+			end, rule = -1, x.Rule
+		}
+		if x.End <= end {
+			continue
+		}
+		end = x.End
+		keep = append(keep, x)
+	}
+	slices.SortFunc(keep, func(a, b Match) int {
 		if a.Start != b.Start {
 			return a.Start - b.Start
 		}
@@ -363,23 +386,6 @@ func (m *Matcher) findSet(line []byte, dst []Match) []Match {
 		}
 		return a.Rule - b.Rule
 	})
-	keep := got[:0]
-	for i, x := range got {
-		drop := false
-		for j, y := range got {
-			if j == i || y.Rule != x.Rule || y.Start > x.Start || y.End < x.End {
-				continue
-			}
-			// y contains x: drop x unless they are equal and x is the first.
-			if y.Start != x.Start || y.End != x.End || j < i {
-				drop = true
-				break
-			}
-		}
-		if !drop {
-			keep = append(keep, x)
-		}
-	}
 	return dst[:base+len(keep)]
 }
 

@@ -53,6 +53,8 @@ func partsTable() string {
 		switch i {
 		case 2, 11, 20:
 			name = "Tobin Quarrel"
+		case 18:
+			name = "Tobin Quarrel Junior" // holds a value of other parts
 		case 5, 16:
 			email = "shared.box@example.invalid"
 		case 7, 13:
@@ -123,7 +125,7 @@ func partsProbe(t *testing.T, m *catalog.Matcher, table string) string {
 		fmt.Fprintf(&b, "record %d %+v\n", i, m.RecordInfo(i))
 	}
 	lines := strings.Split(table, "\n")
-	lines = append(lines, "tobin_quarrel wrote to SHARED.BOX@example.invalid about ACCT-899999 and Tobin Quarrel")
+	lines = append(lines, "tobin_quarrel wrote to SHARED.BOX@example.invalid about ACCT-899999 and Tobin Quarrel, tobin quarrel junior")
 	for _, line := range lines {
 		line = strings.ReplaceAll(line, ",", " ; ")
 		ms := m.Find([]byte(line), nil)
