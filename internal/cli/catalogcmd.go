@@ -19,7 +19,7 @@ import (
 	"github.com/privscan/privscan/catalog"
 )
 
-const catalogUsage = "usage: privscan catalog check [--catalog-key KEY] | privscan catalog seal [--catalog-key KEY | --from TABLE --schema SCHEMA.toml] [--key-file F] -o FILE.sealed"
+const catalogUsage = "usage: privscan catalog check [--catalog-key KEY] | privscan catalog seal [--catalog-key KEY | --from TABLE --schema SCHEMA.toml [--part-rows N]] [--key-file F] -o FILE.sealed"
 
 func runCatalog(env *Env, args []string) error {
 	fs := flag.NewFlagSet("catalog", flag.ContinueOnError)
