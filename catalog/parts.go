@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -183,6 +184,10 @@ func SealTable(r io.Reader, s *Schema, sealKey []byte, opts *SealTableOptions, c
 		files = append(files, f)
 		res.Sizes = append(res.Sizes, int64(size))
 		res.PartRows = append(res.PartRows, rows)
+		// The part's tables are garbage now: collect them and hand the
+		// memory back before the next part is read, so that the peak is
+		// one part's, not one part's plus the last one's garbage.
+		debug.FreeOSMemory()
 		return nil
 	}
 	t.flush = func() error { return sealPart(t.rep.Rows - 1 - t.partStart) }
