@@ -358,40 +358,9 @@ func (m *Matcher) findSet(line []byte, dst []Match) []Match {
 	if hits < 2 {
 		return dst
 	}
-	// By rule, then start, longest first: a match is contained in one of
-	// its rule's before it exactly when one of those ends at or after it.
-	got := dst[base:]
-	slices.SortFunc(got, func(a, b Match) int {
-		if a.Rule != b.Rule {
-			return a.Rule - b.Rule
-		}
-		if a.Start != b.Start {
-			return a.Start - b.Start
-		}
-		return b.End - a.End
-	})
-	keep := got[:0]
-	end, rule := -1, -1
-	for _, x := range got {
-		if x.Rule != rule {
-			end, rule = -1, x.Rule
-		}
-		if x.End <= end {
-			continue
-		}
-		end = x.End
-		keep = append(keep, x)
-	}
-	slices.SortFunc(keep, func(a, b Match) int {
-		if a.Start != b.Start {
-			return a.Start - b.Start
-		}
-		if a.End != b.End {
-			return a.End - b.End
-		}
-		return a.Rule - b.Rule
-	})
-	return dst[:base+len(keep)]
+	// A value in two parts matches twice: finishMatches keeps each (rule,
+	// span) once and drops, per rule, a match contained in another.
+	return finishMatches(dst, base)
 }
 
 // recordsSet is Records for the parts of one catalog: the identifiers of
