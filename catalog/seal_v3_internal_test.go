@@ -61,20 +61,7 @@ func TestSealedV3WhiteBox(t *testing.T) {
 	}
 
 	// Decrypt the arrays and rebuild them from the values.
-	keys := deriveSealKeys(key, fa[sealHdrSalt:sealHdrSalt+sealSaltSize])
-	aead, err := newGCM(keys.page[:])
-	if err != nil {
-		t.Fatal(err)
-	}
-	var plain []byte
-	for p := uint64(0); arrOff+p*sealPageSize < tagOff; p++ {
-		from, to := arrOff+p*sealPageSize, min(arrOff+(p+1)*sealPageSize, tagOff)
-		nonce := sealPageNonce(p)
-		ct := append(bytes.Clone(fa[from:to]), fa[tagOff+p*sealTagSize:tagOff+(p+1)*sealTagSize]...)
-		if plain, err = aead.Open(plain, nonce[:], ct, nil); err != nil {
-			t.Fatalf("page %d: %v", p, err)
-		}
-	}
+	keys, plain := decryptArrays(t, fa, key)
 	m, err := Compile(a, &CompileOptions{HashKey: keys.hash[:], compact: true})
 	if err != nil {
 		t.Fatal(err)
@@ -220,4 +207,27 @@ func TestWeakSealKey(t *testing.T) {
 			t.Errorf("%s: weak %v, want %v", tc.name, got, tc.weak)
 		}
 	}
+}
+
+// decryptArrays derives sealed file f's keys from key and decrypts and
+// authenticates every page of its arrays, as a loader does: the arrays'
+// plaintext, from the first array's offset.
+func decryptArrays(t *testing.T, f, key []byte) (sealKeys, []byte) {
+	t.Helper()
+	keys := deriveSealKeys(key, f[sealHdrSalt:sealHdrSalt+sealSaltSize])
+	arrOff, tagOff := sealedRegions(f)
+	aead, err := newGCM(keys.page[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plain []byte
+	for p := uint64(0); arrOff+p*sealPageSize < tagOff; p++ {
+		from, to := arrOff+p*sealPageSize, min(arrOff+(p+1)*sealPageSize, tagOff)
+		nonce := sealPageNonce(p)
+		ct := append(bytes.Clone(f[from:to]), f[tagOff+p*sealTagSize:tagOff+(p+1)*sealTagSize]...)
+		if plain, err = aead.Open(plain, nonce[:], ct, nil); err != nil {
+			t.Fatalf("page %d: %v", p, err)
+		}
+	}
+	return keys, plain
 }

@@ -48,21 +48,8 @@ func TestSealedV4KnownAnswer(t *testing.T) {
 	}
 
 	// The record arrays, decrypted, are exactly the expected pairs.
-	keys := deriveSealKeys(key, f[sealHdrSalt:sealHdrSalt+sealSaltSize])
-	arrOff, tagOff := sealedRegions(f)
-	aead, err := newGCM(keys.page[:])
-	if err != nil {
-		t.Fatal(err)
-	}
-	var plain []byte
-	for p := uint64(0); arrOff+p*sealPageSize < tagOff; p++ {
-		from, to := arrOff+p*sealPageSize, min(arrOff+(p+1)*sealPageSize, tagOff)
-		nonce := sealPageNonce(p)
-		ct := append(bytes.Clone(f[from:to]), f[tagOff+p*sealTagSize:tagOff+(p+1)*sealTagSize]...)
-		if plain, err = aead.Open(plain, nonce[:], ct, nil); err != nil {
-			t.Fatalf("page %d: %v", p, err)
-		}
-	}
+	keys, plain := decryptArrays(t, f, key)
+	arrOff, _ := sealedRegions(f)
 	dirOff := binary.LittleEndian.Uint64(f[sealHdrDirOff:])
 	arr := func(id int) []uint64 {
 		e := f[dirOff+uint64(id)*sealDirEntrySize:]
