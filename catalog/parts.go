@@ -247,12 +247,15 @@ func finishPart(f PartFile, size uint64, sealKey []byte, count int, fp []byte, r
 		return errors.New("seal: a part changed while it was written")
 	}
 	head := make([]byte, arrOff)
-	tags := make([]byte, size-sealMACSize-tagOff)
 	if _, err := f.ReadAt(head, 0); err != nil {
 		return fmt.Errorf("seal: rereading a part: %w", err)
 	}
-	if _, err := f.ReadAt(tags, int64(tagOff)); err != nil {
-		return fmt.Errorf("seal: rereading a part: %w", err)
+	var tags []byte
+	if sealMACsTags(binary.LittleEndian.Uint32(head[sealHdrVersion:])) {
+		tags = make([]byte, size-sealMACSize-tagOff)
+		if _, err := f.ReadAt(tags, int64(tagOff)); err != nil {
+			return fmt.Errorf("seal: rereading a part: %w", err)
+		}
 	}
 	keys := deriveSealKeys(sealKey, head[sealHdrSalt:sealHdrSalt+sealSaltSize])
 	binary.LittleEndian.PutUint16(head[sealHdrPart+2:], uint16(count))

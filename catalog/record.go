@@ -16,6 +16,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash"
+	"runtime"
 	"sort"
 )
 
@@ -258,6 +259,8 @@ func (m *Matcher) Records(i int, text []byte, dst []uint64) []uint64 {
 			dst = append(dst, id)
 		}
 	}
+	// m's cleanup frees the tables ri reads (LoadSealedPart).
+	runtime.KeepAlive(m)
 	return dst
 }
 
@@ -277,14 +280,14 @@ func (ri *recordIndex) id(x int) (uint64, bool) {
 	return ri.ids[x], true
 }
 
-// Bits of a rule's record flags in a version 4 file's metadata.
+// Bits of a rule's record flags in a version 5 file's metadata.
 const (
 	sealRecPart   = 1 << iota // takes part in record rules
 	sealRecHidden             // only corroborates
 	sealRecWithinFile
 )
 
-// appendRecordMeta encodes the rules' record rules (version 4): per rule a
+// appendRecordMeta encodes the rules' record rules (version 5): per rule a
 // flags byte; for a rule that takes part, the window (u32), the severity
 // of an uncorroborated match (a byte, 0: dropped) and the indexes of the
 // corroborating rules (u32 count, then u32 each).

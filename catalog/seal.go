@@ -37,14 +37,19 @@ import (
 //	            bytes)
 //	page tags   the GCM tag (sealTagSize bytes) of each page, in order
 //	mac         HMAC-SHA256 of the header, meta, directory (with their
-//	            padding: every byte before the arrays) and the page tags
-//	            (32 bytes)
+//	            padding: every byte before the arrays), then, in version
+//	            3 only, of the page tags (32 bytes)
 //
-// A loader checks the mac (its cost does not grow with the arrays but for
-// the page tags, 1/256 of them) and decrypts and authenticates a page of
-// the arrays into memory the first time a lookup reads it (sealChecker),
-// so a load does not read the whole file, and no lookup reads the file
-// itself after that.
+// A loader checks the mac and decrypts and authenticates a page of the
+// arrays, with its tag, into memory the first time a lookup reads it
+// (sealChecker), so a load does not read the whole file, and no lookup
+// reads the file itself after that. In version 5 the mac leaves the page
+// tags out: each tag is authenticated with its page by AES-GCM, under a
+// key of the file's own (from its salt) and the page number as nonce, so
+// a tag or page that is changed, moved or taken from another file fails
+// there as surely as under the mac, and the load reads no tag at all: its
+// cost does not grow with the file. Version 3 macs the tags too (1/256 of
+// the arrays, read at every load), as privscan wrote it before.
 //
 // Every value-derived byte of the file is in the arrays, so what a file
 // without the key shows of its values is AES ciphertext (a keyed PRF's
@@ -67,14 +72,23 @@ const SealKeySize = 32
 const MaxSealedSize = 2 << 30
 
 // SealVersion is the newest format version Seal writes and LoadSealed
-// reads: 4, with record rules (record.go). A catalog without record rules
-// (every Markdown catalog) is written as version 3, byte for byte as
-// before, so that an older privscan still reads it; LoadSealed reads both.
-const SealVersion = 4
+// reads: 5, with record rules (record.go), and a mac that leaves the page
+// tags out. A catalog without record rules (every Markdown catalog) is
+// written as version 3, byte for byte as before, so that an older privscan
+// still reads it; LoadSealed reads both.
+const SealVersion = 5
 
 // sealVersionNoRecords is the version of a sealed catalog without record
-// rules: no record arrays, no record metadata.
+// rules: no record arrays, no record metadata, page tags under the mac.
 const sealVersionNoRecords = 3
+
+// sealMACsTags reports whether the mac of a file of version v covers its
+// page tags.
+func sealMACsTags(v uint32) bool { return v == sealVersionNoRecords }
+
+// sealVersionRecordsV4 was version 5 with the page tags under the mac, as
+// a development build of privscan wrote it: no longer read (seal again).
+const sealVersionRecordsV4 = 4
 
 // MatcherVersion names what a catalog compiles to (the tokenizer, the
 // hashes, the table layout). Bump it with any change that makes the same
@@ -144,7 +158,7 @@ const (
 	arrScalars
 	// sealArraysV3 is the array count of a version 3 file.
 	sealArraysV3
-	// arrRecKeys and arrRecIDs (version 4) are the record arrays: a keyed
+	// arrRecKeys and arrRecIDs (version 5) are the record arrays: a keyed
 	// hash of (rule, normalised value) per (value, row) pair, sorted, and
 	// the pair's keyed row identifier (record.go).
 	arrRecKeys = sealArraysV3
@@ -208,7 +222,7 @@ type SealedRule struct {
 	NoBoundary    bool
 	// Values is the number of values the rule had when it was sealed.
 	Values int
-	// Record is the rule's part in record rules (format 4), or nil.
+	// Record is the rule's part in record rules (format 5), or nil.
 	Record *RecordRule
 }
 
@@ -579,7 +593,8 @@ func writeSealed(w io.Writer, m *Matcher, counts []int, noBoundary []bool, regex
 	if err != nil {
 		return 0, err
 	}
-	sw := &sealWriter{w: w, mac: hmac.New(sha256.New, keys.mac[:]), page: pageAEAD, arrOff: arrOff, arrEnd: pos}
+	sw := &sealWriter{w: w, mac: hmac.New(sha256.New, keys.mac[:]), page: pageAEAD, arrOff: arrOff, arrEnd: pos,
+		macTags: sealMACsTags(version)}
 	sw.tags = make([]byte, 0, pages*sealTagSize)
 	sw.write(hdr)
 	sw.write(meta)
@@ -628,7 +643,7 @@ func newGCM(key []byte) (cipher.AEAD, error) {
 func sealAAD(hdr []byte) []byte { return hdr[:sealHdrKeyCheck] }
 
 // sealWriter writes to w, counting bytes and keeping the first error:
-// the bytes before arrOff and the page tags to mac; the arrays one page at
+// the bytes before arrOff (and the page tags, with macTags) to mac; the arrays one page at
 // a time, encrypted with page (sealPageNonce), whose tags it collects in
 // tags.
 type sealWriter struct {
@@ -637,6 +652,7 @@ type sealWriter struct {
 	page    cipher.AEAD
 	arrOff  uint64
 	arrEnd  uint64
+	macTags bool   // the page tags go under the mac too (version 3)
 	pageBuf []byte // the plaintext of the current page
 	ct      []byte
 	tags    []byte
@@ -666,7 +682,9 @@ func (s *sealWriter) write(b []byte) {
 		if s.n < s.arrOff && s.n+uint64(len(b)) > s.arrOff {
 			s.err = errors.New("a write crosses the arrays' start")
 		}
-		s.mac.Write(b)
+		if s.n < s.arrOff || s.macTags {
+			s.mac.Write(b)
+		}
 		s.n += uint64(len(b))
 		return
 	}

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"crypto/cipher"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -22,12 +23,15 @@ type sealChecker struct {
 	data  []byte // the file (a mapping): read only to decrypt a page
 	base  uint64 // the arrays' start: page p is data[base+p*sealPageSize:]
 	end   uint64 // the arrays' end
-	tags  []byte // sealTagSize bytes per page (a copy on the heap)
+	tags  []byte // sealTagSize bytes per page: a copy on the heap (version 3, whose mac covers them) or the file's (version 5)
 	aead  cipher.AEAD
-	plain []byte          // the arrays, decrypted page by page (8-byte aligned)
-	done  []atomic.Uint64 // bit p: page p decrypted and good
-	bad   []atomic.Uint64 // bit p: page p checked and damaged
-	locks [64]sync.Mutex  // by page: one goroutine decrypts a page
+	plain []byte // the arrays, decrypted page by page (8-byte aligned; allocPlain)
+	// release frees plain: once, when nothing reads it any more (the
+	// Matcher's cleanup).
+	release func()
+	done    []atomic.Uint64 // bit p: page p decrypted and good
+	bad     []atomic.Uint64 // bit p: page p checked and damaged
+	locks   [64]sync.Mutex  // by page: one goroutine decrypts a page
 	// damaged is set once a page fails its check.
 	damaged atomic.Bool
 }
@@ -40,9 +44,8 @@ type sealChecker struct {
 func newSealChecker(data []byte, base, end uint64, tags []byte, aead cipher.AEAD, trust bool) *sealChecker {
 	pages := (end - base + sealPageSize - 1) / sealPageSize
 	words := (pages + 63) / 64
-	buf := make([]uint64, (end-base+7)/8)
-	plain := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(buf))), len(buf)*8)[:end-base]
-	c := &sealChecker{data: data, base: base, end: end, tags: tags, aead: aead, plain: plain,
+	plain, release := allocPlain(end - base)
+	c := &sealChecker{data: data, base: base, end: end, tags: tags, aead: aead, plain: plain, release: release,
 		done: make([]atomic.Uint64, words), bad: make([]atomic.Uint64, words)}
 	if trust {
 		copy(c.plain, data[base:end])
@@ -51,6 +54,16 @@ func newSealChecker(data []byte, base, end uint64, tags []byte, aead cipher.AEAD
 		}
 	}
 	return c
+}
+
+// minMappedPlain is the size from which allocPlain maps the decrypted
+// tables instead of taking them from the heap.
+const minMappedPlain = 1 << 20
+
+// heapPlain returns n zero bytes, 8-byte aligned, on the heap.
+func heapPlain(n uint64) []byte {
+	buf := make([]uint64, (n+7)/8)
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(buf))), len(buf)*8)[:n]
 }
 
 // ok reports whether the page holding byte rel of the arrays (an offset
@@ -76,7 +89,9 @@ func (c *sealChecker) check(p uint64) bool {
 	to := min(from+sealPageSize, c.end)
 	ct := make([]byte, 0, sealPageSize+sealTagSize)
 	ct, read := copyMapped(ct, c.data[from:to])
-	ct = append(ct, c.tags[p*sealTagSize:(p+1)*sealTagSize]...)
+	if read {
+		ct, read = copyMapped(ct, c.tags[p*sealTagSize:(p+1)*sealTagSize])
+	}
 	nonce := sealPageNonce(p)
 	out := c.plain[from-c.base : from-c.base : to-c.base]
 	if !read {
@@ -170,5 +185,6 @@ func (m *Matcher) CheckIntegrity() error {
 	if c := m.sealChk; c != nil {
 		c.okRange(c.base, c.end-c.base)
 	}
+	runtime.KeepAlive(m) // its cleanup frees what okRange writes
 	return m.IntegrityErr()
 }

@@ -235,11 +235,19 @@ func TestOpenRegexRulesRejects(t *testing.T) {
 }
 
 // TestSealedRegionsDamaged flips a byte in every region of a sealed file
-// (header, meta, directory, each array, page tags, mac): a flip outside the
-// arrays is refused at load; a flip in an array loads (its page is checked
-// when read) but gives no finding the intact file does not, and once its
-// page is read the Matcher's IntegrityErr reports it. Nothing panics.
+// (header, meta, directory, each array, page tags, mac), of version 3 and
+// of version 5 (with record rules): a flip outside the arrays (and, in
+// version 5, the page tags) is refused at load; a flip in an array (or in
+// a version 5 page tag) loads (the page is checked with its tag when read)
+// but gives no finding the intact file does not, and once its page is read
+// the Matcher's IntegrityErr reports it. Nothing panics.
 func TestSealedRegionsDamaged(t *testing.T) {
+	for _, records := range []bool{false, true} {
+		t.Run(fmt.Sprintf("records=%v", records), func(t *testing.T) { testSealedRegionsDamaged(t, records) })
+	}
+}
+
+func testSealedRegionsDamaged(t *testing.T, records bool) {
 	c := &Catalog{}
 	var lines [][]byte
 	for i := range 4 {
@@ -256,12 +264,24 @@ func TestSealedRegionsDamaged(t *testing.T) {
 	}
 	// A value in two rules: a rule set.
 	c.Rules[0].Values = append(c.Rules[0].Values, NewValue("Value1 Person7"))
+	if records {
+		c.Rules[0].Record = &RecordRule{By: []string{"R1"}, Within: 3}
+		c.Rules[1].Record = &RecordRule{}
+		for i := range c.Rules {
+			for j := range c.Rules[i].Values {
+				c.Rules[i].ValueLines = append(c.Rules[i].ValueLines, int32(j%1500+2))
+			}
+		}
+	}
 	key := bytes.Repeat([]byte{9}, SealKeySize)
 	var buf bytes.Buffer
 	if err := Seal(&buf, c, key, nil); err != nil {
 		t.Fatal(err)
 	}
 	data := buf.Bytes()
+	if v := binary.LittleEndian.Uint32(data[sealHdrVersion:]); v != map[bool]uint32{false: 3, true: 5}[records] {
+		t.Fatalf("version %d", v)
+	}
 	intact, _, err := LoadSealed(data, key)
 	if err != nil {
 		t.Fatal(err)
@@ -300,12 +320,18 @@ func TestSealedRegionsDamaged(t *testing.T) {
 	if len(regions) < 5+8 {
 		t.Fatalf("only %d regions", len(regions))
 	}
+	tagsLoaded := 0 // version 5: flipped tags that load (their page fails when read)
 	for name, r := range regions {
 		for _, at := range []uint64{r[0], (r[0] + r[1]) / 2, r[1] - 1} {
 			b := bytes.Clone(data)
 			b[at] ^= 0x10
 			m, _, err := LoadSealed(b, key)
 			inArrays := at >= arrOff && at < tagOff
+			page := at // a byte of the page the flip damages
+			if records && at >= tagOff && at < uint64(len(data)-sealMACSize) {
+				inArrays = true // a version 5 tag is checked with its page
+				page = arrOff + (at-tagOff)/sealTagSize*sealPageSize
+			}
 			if err != nil {
 				if !errors.Is(err, ErrSealedInvalid) && !errors.Is(err, ErrSealKeyWrong) {
 					t.Fatalf("%s at %d: %v", name, at, err)
@@ -314,6 +340,9 @@ func TestSealedRegionsDamaged(t *testing.T) {
 			}
 			if !inArrays {
 				t.Fatalf("%s: a flipped byte at %d was not detected at load", name, at)
+			}
+			if page != at {
+				tagsLoaded++
 			}
 			for i, l := range lines {
 				for _, x := range m.Find(l, nil) {
@@ -336,10 +365,13 @@ func TestSealedRegionsDamaged(t *testing.T) {
 				t.Fatalf("%s: CheckIntegrity of a flipped byte at %d: %v", name, at, err)
 			}
 			// Reading the damaged page reports it.
-			if m.sealChk.okRange(at, 1) || m.IntegrityErr() == nil || !errors.Is(m.IntegrityErr(), ErrSealedInvalid) {
+			if m.sealChk.okRange(page, 1) || m.IntegrityErr() == nil || !errors.Is(m.IntegrityErr(), ErrSealedInvalid) {
 				t.Fatalf("%s: a flipped byte at %d was not detected when read", name, at)
 			}
 		}
+	}
+	if records && tagsLoaded == 0 {
+		t.Fatal("version 5: no flipped page tag loaded: the load reads the tags")
 	}
 	if intact.IntegrityErr() != nil || intact.CheckIntegrity() != nil {
 		t.Fatal("the intact file reports damage")

@@ -25,18 +25,18 @@ func IsSealed(data []byte) bool {
 
 // LoadSealed checks the sealed catalog data with sealKey and returns its
 // Matcher and description. Nothing is parsed or compiled, and the load
-// reads no more of the tables than their page tags: the header is checked
-// (magic, version, sizes), then the key (a wrong key is ErrSealKeyWrong),
-// then the integrity (HMAC-SHA256) of everything but the tables (header,
-// metadata, directory, page tags), then the fingerprint key is decrypted
-// and the directory's offsets and sizes are checked. The tables' pages are
+// reads none of the tables (in version 3, only their page tags): the
+// header is checked (magic, version, sizes), then the key (a wrong key is
+// ErrSealKeyWrong), then the integrity (HMAC-SHA256) of everything but the
+// tables (header, metadata, directory; in version 3 the page tags too),
+// then the fingerprint key is decrypted and the directory's offsets and
+// sizes are checked. The tables' pages are decrypted into memory and
 // checked against their tags the first time a lookup reads them: a
 // damaged page reads as absent, so no finding comes from it, and
-// Matcher.IntegrityErr reports it. On a little-endian host with data
-// 8-byte aligned, the Matcher uses the tables in place: data must then
-// stay unmodified for the Matcher's life (a mapping of a file that is
-// replaced, not rewritten in place). A damaged or foreign file is
-// ErrSealedInvalid with a value-free reason.
+// Matcher.IntegrityErr reports it. data is read for the Matcher's life
+// (page by page, as lookups need them): it must stay unmodified (a
+// mapping of a file that is replaced, not rewritten in place). A damaged
+// or foreign file is ErrSealedInvalid with a value-free reason.
 func LoadSealed(data, sealKey []byte) (*Matcher, *Sealed, error) {
 	m, s, err := LoadSealedPart(data, sealKey)
 	if err != nil {
@@ -68,15 +68,23 @@ func LoadSealedPart(data, sealKey []byte) (*Matcher, *Sealed, error) {
 		return nil, nil, err
 	}
 	arrOff, tagOff := sealedRegions(data)
+	macTags := sealMACsTags(binary.LittleEndian.Uint32(data[sealHdrVersion:]))
 	// What the mac covers is copied to memory first and read only from
 	// there: a file changed under its mapping cannot change it after the
-	// check. The arrays are decrypted page by page, also into memory.
+	// check. The arrays are decrypted page by page, also into memory. In
+	// version 5 the page tags are not under the mac (each is checked
+	// with its page) and are read from data, a tag at a time.
+	macEnd := uint64(len(data)) - sealMACSize
 	head, ok1 := copyMapped(make([]byte, 0, arrOff), data[:arrOff])
-	tail, ok2 := copyMapped(make([]byte, 0, uint64(len(data))-tagOff), data[tagOff:])
+	from := macEnd
+	if macTags {
+		from = tagOff
+	}
+	tail, ok2 := copyMapped(make([]byte, 0, uint64(len(data))-from), data[from:])
 	if !ok1 || !ok2 {
 		return nil, nil, sealedErr("the file was truncated while it was read")
 	}
-	if a, t := sealedRegions(head); a != arrOff || t != tagOff {
+	if a, t := sealedRegions(head); a != arrOff || t != tagOff || binary.LittleEndian.Uint32(head[sealHdrVersion:]) != binary.LittleEndian.Uint32(data[sealHdrVersion:]) {
 		return nil, nil, sealedErr("the file changed while it was read")
 	}
 	keys := deriveSealKeys(sealKey, head[sealHdrSalt:sealHdrSalt+sealSaltSize])
@@ -84,9 +92,14 @@ func LoadSealedPart(data, sealKey []byte) (*Matcher, *Sealed, error) {
 		return nil, nil, ErrSealKeyWrong
 	}
 	tags, sum := tail[:len(tail)-sealMACSize], tail[len(tail)-sealMACSize:]
+	if !macTags {
+		tags = data[tagOff:macEnd]
+	}
 	mac := hmac.New(sha256.New, keys.mac[:])
 	mac.Write(head)
-	mac.Write(tags)
+	if macTags {
+		mac.Write(tags)
+	}
 	if !hmac.Equal(mac.Sum(nil), sum) {
 		return nil, nil, sealedErr("integrity check failed: the file is damaged or was modified")
 	}
@@ -105,11 +118,16 @@ func LoadSealedPart(data, sealKey []byte) (*Matcher, *Sealed, error) {
 	chk := newSealChecker(data, arrOff, tagOff, tags, pageAEAD, false)
 	m, s, err := parseSealed(head, len(data), keys.hash[:], chk)
 	if err != nil {
+		chk.release()
 		return nil, nil, err
 	}
 	if err := m.openRegexRules(s, &keys, head[sealHdrSalt:sealHdrSalt+sealSaltSize]); err != nil {
+		chk.release()
 		return nil, nil, err
 	}
+	// The tables are read through m (Find and Records keep it alive while
+	// they do): they are freed once m is unreachable.
+	runtime.AddCleanup(m, func(rel func()) { rel() }, chk.release)
 	m.fpKey = fp
 	if m.recIdx != nil {
 		m.recIdx.fieldKey = keys.rec.field
@@ -183,6 +201,9 @@ func checkSealedHeader(data []byte) error {
 		return sealedErr("file is truncated")
 	}
 	if v := binary.LittleEndian.Uint32(data[sealHdrVersion:]); v != SealVersion && v != sealVersionNoRecords {
+		if v == sealVersionRecordsV4 {
+			return sealedErr("format version 4 (record rules, as a development build of privscan sealed them) is no longer read (this privscan reads versions %d and %d): seal the table again with this version", sealVersionNoRecords, SealVersion)
+		}
 		return sealedErr("format version %d is not supported (this privscan reads versions %d and %d): seal the catalog again with this version", v, sealVersionNoRecords, SealVersion)
 	}
 	if binary.LittleEndian.Uint32(data[sealHdrSize:]) != sealHeaderSize {

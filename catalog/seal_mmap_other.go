@@ -17,3 +17,9 @@ func mapSealed(f *os.File, size int64) (data []byte, release func(), err error) 
 	}
 	return data, func() {}, nil
 }
+
+// allocPlain returns n zero bytes, 8-byte aligned, on the heap, and a
+// release that does nothing.
+func allocPlain(n uint64) (b []byte, release func()) {
+	return heapPlain(n), func() {}
+}

@@ -16,3 +16,22 @@ func mapSealed(f *os.File, size int64) (data []byte, release func(), err error) 
 	}
 	return data, func() { _ = syscall.Munmap(data) }, nil
 }
+
+// allocPlain returns n zero bytes, 8-byte aligned, for the decrypted
+// tables of a sealed catalog, and the func that frees them. From
+// minMappedPlain bytes up they are an anonymous mapping, outside the Go
+// heap: its pages cost nothing until a lookup decrypts into them, and
+// nothing ever zeroes the whole (a heap allocation of that size is
+// cleared when the runtime reuses memory for it, which for a catalog of
+// gigabytes costs seconds and all its memory). A failed mapping falls back
+// to the heap.
+func allocPlain(n uint64) (b []byte, release func()) {
+	if n < minMappedPlain {
+		return heapPlain(n), func() {}
+	}
+	b, err := syscall.Mmap(-1, 0, int(n), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		return heapPlain(n), func() {}
+	}
+	return b, func() { _ = syscall.Munmap(b) }
+}

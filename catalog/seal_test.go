@@ -109,7 +109,7 @@ func TestSealRoundTrip(t *testing.T) {
 			t.Fatalf("only %d matches in the fixtures", n)
 		}
 		// A catalog without record rules (every Markdown catalog) is
-		// written as version 3, as before format 4.
+		// written as version 3, as before record rules.
 		if s.Version != 3 || s.Size != int64(len(data)) || len(s.Rules) != len(c.Rules) {
 			t.Fatalf("sealed description: %+v", s)
 		}
