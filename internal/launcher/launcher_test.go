@@ -587,15 +587,16 @@ func TestMCPFirstStart(t *testing.T) {
 	if r := c.call("resources/list", `{}`); r.Error == nil || r.Error.Code != -32601 {
 		t.Errorf("resources/list: %+v", r)
 	}
-	if e.builds() != 1 {
-		t.Fatalf("the build has not started (builds %d)\n%s", e.builds(), c.stderr.String())
-	}
-
-	// Let the build finish and wait for the fake go to say so; the
-	// launcher installs the binary a moment later, so a call may still
-	// meet the launcher once.
+	// Let the build finish: writing the gate returns once the fake go
+	// reads it, which it does after logging the build (the build starts in
+	// the background, so it is counted only then). Then wait for the fake
+	// go to say it is done; the launcher installs the binary a moment
+	// later, so a call may still meet the launcher once.
 	if err := os.WriteFile(gate, []byte("go\n"), 0); err != nil {
 		t.Fatal(err)
+	}
+	if e.builds() != 1 {
+		t.Fatalf("not one build (builds %d)\n%s", e.builds(), c.stderr.String())
 	}
 	if _, err := os.ReadFile(done); err != nil {
 		t.Fatal(err)
