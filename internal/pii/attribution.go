@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"path"
 	"strings"
+
+	"github.com/privscan/privscan/scanner"
 )
 
 // Attribution: an address that credits the author of a file or a change
@@ -311,4 +313,101 @@ func identForm(line []byte, start, end int) bool {
 	}
 	name := bytes.TrimRight(line[:k], " \t")
 	return len(name) > 0 && (isAlpha(name[len(name)-1]) || name[len(name)-1] >= 0x80)
+}
+
+// messageAttributionWords introduce a person in a commit message's prose
+// ("Backport of … from Name <address>", "original patch by Name
+// <address>", "thanks to Name <address>"), matched before the name as
+// whole words (lower case).
+var messageAttributionWords = []string{"from", "by", "author", "authors", "author:", "authors:", "thanks to", "thanks", "credit to", "credits to", "courtesy of"}
+
+// messageCredit reports, in a commit message, an address in git's ident
+// form ("Name <address>") whose name, one to four tokens (a handle or a
+// given name and surnames), follows an attribution word on its line, or
+// begins the line after a line that ends with one: the author of a
+// backport, of the original patch, a thanked reporter. The grammar is a
+// preposition, a name and an angle-bracketed address; it names no one, so
+// a bare address in a message ("ask ana@host") is still reported.
+func messageCredit(lines []scanner.Line, i, start, end int) bool {
+	line := lines[i].Text
+	if before(line, start) != '<' || at(line, end) != '>' {
+		return false
+	}
+	k := start - 1
+	for n := 0; n < 4; n++ {
+		for k > 0 && (line[k-1] == ' ' || line[k-1] == '\t') {
+			k--
+		}
+		e := k
+		letter := false
+		for k > 0 && nameByte(line[k-1]) {
+			if isAlpha(line[k-1]) || line[k-1] >= 0x80 {
+				letter = true
+			}
+			k--
+		}
+		if k == e || !letter {
+			return false
+		}
+		head := bytes.TrimRight(line[:k], " \t")
+		if attributionEnd(head) {
+			return true
+		}
+		if len(bytes.Trim(head, " \t*-")) == 0 {
+			// The name begins the line: the attribution word may end the
+			// line before ("… cherry-picked from" / "Name <address>").
+			return i > 0 && lines[i-1].Number+1 == lines[i].Number && attributionEnd(bytes.TrimRight(lines[i-1].Text, " \t\r"))
+		}
+	}
+	return false
+}
+
+// nameByte reports a byte of a name token: letters, digits, '.', '-',
+// '_', an apostrophe, and any byte of a non-ASCII letter.
+func nameByte(c byte) bool {
+	return isWord(c) || c == '.' || c == '-' || c == '\'' || c >= 0x80
+}
+
+// attributionEnd reports whether head ends with an attribution word of a
+// commit message, as a whole word.
+func attributionEnd(head []byte) bool {
+	for _, w := range messageAttributionWords {
+		if hasSuffixFold(head, w) && !isAlpha(before(head, len(head)-len(w))) {
+			return true
+		}
+	}
+	return false
+}
+
+// listWords name a mailing list in a sentence of documentation (lower
+// case).
+var listWords = []string{"mailing list", "mailing-list", "mailinglist", "mail list", "discussion list", "discussion group", "google group", "subscribe"}
+
+// listContact reports, in a documentation file, an address that the same
+// sentence names as a mailing list ("the mailing list <address> for
+// discussion", "subscribe by writing to <address>", "the <address>
+// mailing list"): a list is published to be written to by anyone, like a
+// security contact. The sentence is the text of the line between the
+// sentence ends (". ", "! ", "? ") around the address.
+func listContact(line []byte, start, end int) bool {
+	s := 0
+	for k := start - 1; k > 0; k-- {
+		if (line[k] == ' ' || line[k] == '\t') && (line[k-1] == '.' || line[k-1] == '!' || line[k-1] == '?') {
+			s = k
+			break
+		}
+	}
+	e := len(line)
+	for k := end; k+1 < len(line); k++ {
+		if (line[k] == '.' || line[k] == '!' || line[k] == '?') && (line[k+1] == ' ' || line[k+1] == '\t') {
+			e = k
+			break
+		}
+	}
+	for _, w := range listWords {
+		if containsFold(line[s:start], w) || containsFold(line[end:e], w) {
+			return true
+		}
+	}
+	return false
 }

@@ -69,6 +69,15 @@ func TestAttribution(t *testing.T) {
 		{"mailto link text in docs", "CONTRIBUTING.md", "e-mail [nia.example@mailhost.io](mailto:nia.example@mailhost.io)", []string{"note", "note"}},
 		{"mailto link text in code", "src/page.js", "'[oli.example@mailhost.io](mailto:oli.example@mailhost.io)'", []string{"warning", "warning"}},
 		{"link text to a web page", "README.md", "[pat.example@mailhost.io](https://mailhost.io/u/pat)", []string{"warning"}},
+		// A mailing list named as such in documentation is a published contact.
+		{"mailing list in a list item", "CONTRIBUTING.rst", "-   The mailing list tool-talk@mailhost.io for long term discussion or larger", []string{"note"}},
+		{"mailing list after the address", "docs/community.md", "Ask on the pkgtalk@mailhost.io mailing list.", []string{"note"}},
+		{"subscribe", "README.md", "To follow releases, subscribe by writing to pkgnews@mailhost.io.", []string{"note"}},
+		{"google group", "docs/help.txt", "Our Google Group (pkgforum@mailhost.io) answers questions.", []string{"note"}},
+		{"a list word in another sentence", "README.md", "We have a mailing list. Write to ana.example@mailhost.io for access.", []string{"warning"}},
+		{"a person beside a list word", "README.md", "Ana maintains it; mail ana.example@mailhost.io about the mailing list.", []string{"note"}}, // the sentence names a list: a published contact either way
+		{"mailing list in code", "src/config.py", "LIST = 'pkgtalk@mailhost.io'  # mailing list", []string{"warning"}},
+		{"mailing list in a fixture's docs", "tests/fixtures/README.md", "The mailing list pkgtalk@mailhost.io", []string{"warning"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -275,3 +275,87 @@ func escapedCredit(line []byte, start, end int) bool {
 	name := bytes.TrimSpace(head[:len(head)-4])
 	return len(name) > 0 && isAlpha(name[len(name)-1])
 }
+
+// rubyFile reports a Ruby source file outside test, fixture and example
+// directories: *.rb, *.rake, a Rakefile or a Gemfile.
+func rubyFile(p string) bool {
+	if p == "" || inFixtureDir(p) {
+		return false
+	}
+	base := path.Base(p)
+	switch base {
+	case "Rakefile", "rakefile", "Gemfile":
+		return true
+	}
+	ext := path.Ext(base)
+	return ext == ".rb" || ext == ".rake"
+}
+
+// gemSpecFields are the attributes of a Gem::Specification that describe
+// a package and nothing else: a block that sets one of them on its block
+// variable is building a gem's specification, whatever wraps it
+// (Gem::Specification.new, Jeweler::Tasks.new, a helper).
+var gemSpecFields = []string{"summary", "homepage", "description", "licenses", "license", "required_ruby_version", "rubyforge_project"}
+
+// gemBlock tracks, across the added lines of a Ruby file, a block that
+// builds a gem's specification ("Gem::Specification.new do |s|", or a
+// block whose variable gets a summary or a homepage), so that its
+// email, authors and author assignments are credits, as they are in a
+// .gemspec: RubyGems publishes them on the gem's page.
+type gemBlock struct {
+	v      []byte // the block variable, nil outside a block
+	indent int    // the indentation of the line that opened the block
+	spec   bool   // the block builds a gem's specification
+	depth  int    // open brackets of a credit's value continued on later lines
+}
+
+// next reads one line and reports whether it is (part of) an email,
+// authors or author assignment of a gem specification block.
+func (g *gemBlock) next(line []byte) bool {
+	if g.depth > 0 {
+		g.depth += brackets(line)
+		return true
+	}
+	t := bytes.TrimLeft(line, " \t")
+	indent := len(line) - len(t)
+	if p := bytes.Index(t, []byte("|")); p > 0 && (bytes.Contains(t[:p], []byte(" do ")) || bytes.HasSuffix(bytes.TrimRight(t[:p], " "), []byte("do")) || bytes.HasSuffix(bytes.TrimRight(t[:p], " "), []byte("{"))) {
+		q := p + 1
+		for q < len(t) && isWord(t[q]) {
+			q++
+		}
+		if q > p+1 && at(t, q) == '|' {
+			g.v = append(g.v[:0], t[p+1:q]...)
+			g.indent = indent
+			g.spec = bytes.Contains(t[:p], []byte("Gem::Specification.new"))
+			return false
+		}
+	}
+	if g.v == nil {
+		return false
+	}
+	if indent <= g.indent && (bytes.Equal(bytes.TrimRight(t, " \t\r"), []byte("end")) || bytes.HasPrefix(t, []byte("}"))) {
+		g.v = nil
+		return false
+	}
+	if len(t) <= len(g.v)+1 || !bytes.HasPrefix(t, g.v) || t[len(g.v)] != '.' {
+		return false
+	}
+	f := t[len(g.v)+1:]
+	n := 0
+	for n < len(f) && isWord(f[n]) {
+		n++
+	}
+	field, rest := string(f[:n]), bytes.TrimLeft(f[n:], " \t")
+	for _, s := range gemSpecFields {
+		if field == s {
+			g.spec = true
+		}
+	}
+	if !g.spec || (field != "email" && field != "authors" && field != "author") || len(rest) == 0 || rest[0] != '=' || at(rest, 1) == '=' {
+		return false
+	}
+	if d := brackets(rest); d > 0 {
+		g.depth = d
+	}
+	return true
+}

@@ -155,6 +155,8 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	mkind := manifestOf(f.Path)
 	third := thirdPartyPath(f.Path) || (!message && generatedFragment(f.Lines))
 	manifest := manifestState{kind: mkind}
+	ruby := rubyFile(f.Path)
+	var gem gemBlock
 	// prevCont: the previous line continued a credit.
 	prevCont := false
 	for i := range f.Lines {
@@ -170,6 +172,9 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 		prevCont = continued
 		inAuthors := authors.next(text) || (i > 0 && endsWithBy(f.Lines[i-1].Text)) || continued
 		inManifest := manifest.next(text) || keyringUID(text) || (authors.ci && ciRecipient(text))
+		if ruby && gem.next(text) {
+			inManifest = true
+		}
 		if trailers[i] {
 			continue // a commit's people, not a leak
 		}
@@ -188,9 +193,11 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 					case credits || inAuthors || inManifest || manifestCredit(mkind, text, start, end) || attributedOnLine(text, start) ||
 						(readme && escapedCredit(text, start, end)) || (changelog && identForm(text, start, end)):
 						sev, desc = finding.SeverityNote, attributionDescription
+					case message && messageCredit(f.Lines, i, start, end):
+						sev, desc = finding.SeverityNote, attributionDescription
 					case third:
 						sev, desc = finding.SeverityNote, thirdPartyDescription
-					case docs && (mailtoContact(text, start) || mailtoLinkText(text, start, end)):
+					case docs && (mailtoContact(text, start) || mailtoLinkText(text, start, end) || listContact(text, start, end)):
 						sev, desc = finding.SeverityNote, contactDescription
 					}
 				}
@@ -218,8 +225,8 @@ const attributionDescription = "An email address in a credit (copyright, author 
 const thirdPartyDescription = "An email address in a third-party or generated file (a vendored module, a lock file, a minified bundle, a file a generator wrote): the third party's published credit or contact, reported as a note."
 
 // contactDescription describes an email finding in a mailto: link of a
-// documentation file.
-const contactDescription = "An email address in a mailto: link of a documentation file: a contact published on purpose, reported as a note."
+// documentation file, or named there as a mailing list.
+const contactDescription = "An email address in a mailto: link of a documentation file, or named there as a mailing list: a contact published on purpose, reported as a note."
 
 // lineStats counts the bytes that candidates of each detector need, so a
 // line is scanned only by detectors that could match it.

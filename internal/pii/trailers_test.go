@@ -88,3 +88,56 @@ func FuzzTrailerLines(f *testing.F) {
 		}
 	})
 }
+
+// TestMessageCredits: in a commit message, "Name <address>" after an
+// attribution word (a backport's original author, a patch's author, a
+// thanked reporter) is a credit (note); a bare address, or one in the
+// ident form with no attribution word before it, keeps the warning, and
+// so does the same text in a diff. Synthetic names and hosts only.
+func TestMessageCredits(t *testing.T) {
+	d, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		kind finding.Kind
+		msg  string
+		want []string // severity of each email finding, in order
+	}{
+		{"backport from a handle", finding.KindCommitMessage, "Use matchers (#12)\n\n* Backport of commit 0123abcd\n  from anaex7 <ana.example@mailhost.io>\n", []string{"note"}},
+		{"original patch by", finding.KindCommitMessage, "S\n\nOriginal patch by Bo van Example <bo.example@mailhost.io>.\n", []string{"note"}},
+		{"thanks to", finding.KindCommitMessage, "S\n\nThanks to Cy O'Example <cy.example@mailhost.io> for the report.\n", []string{"note"}},
+		{"author colon", finding.KindCommitMessage, "S\n\n(original author: Dee Example <dee.example@mailhost.io>)\n", nil}, // an Author: line after the subject is skipped, as git log writes it
+		{"reported by in prose", finding.KindCommitMessage, "S\n\nThe bug was reported by Eve Example <eve.example@mailhost.io> last week.\n", []string{"note"}},
+		{"attribution word at the end of the line before", finding.KindCommitMessage, "S\n\nCherry-picked from\nFay Example <fay.example@mailhost.io>\n", []string{"note"}},
+		{"non-ASCII name", finding.KindCommitMessage, "S\n\nfrom Gül Exämple <gul.example@mailhost.io>\n", []string{"note"}},
+		{"a bare address after from", finding.KindCommitMessage, "S\n\nforwarded from gus.example@mailhost.io\n", []string{"warning"}},
+		{"a contact in prose", finding.KindCommitMessage, "S\n\nAsk hal.example@mailhost.io for more information.\n", []string{"warning"}},
+		{"ident form without an attribution word", finding.KindCommitMessage, "S\n\nPlease ask Ida Example <ida.example@mailhost.io> for access.\n", []string{"warning"}},
+		{"too many words between", finding.KindCommitMessage, "S\n\nfrom the old server to the admin team Jo <jo.example@mailhost.io>\n", []string{"warning"}},
+		{"by inside a word", finding.KindCommitMessage, "S\n\nnearby Kim Example <kim.example@mailhost.io>\n", []string{"warning"}},
+		{"the same text in a diff", finding.KindDiff, "original patch by Lu Example <lu.example@mailhost.io>", []string{"note"}}, // "patch by": a credit anywhere, by the existing rule
+		{"from in a diff", finding.KindDiff, "msg := \"from Mo Example <mo.example@mailhost.io>\"", []string{"warning"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := &scanner.Fragment{Kind: c.kind}
+			if c.kind == finding.KindDiff {
+				f.Path = "src/x.go"
+			}
+			for i, l := range strings.Split(c.msg, "\n") {
+				f.Lines = append(f.Lines, scanner.Line{Number: i + 1, Text: []byte(l)})
+			}
+			var got []string
+			d.Detect(f, func(m scanner.Match) {
+				if m.RuleID == "pii/email" {
+					got = append(got, m.Severity.String())
+				}
+			})
+			if fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("severities %v, want %v", got, c.want)
+			}
+		})
+	}
+}
