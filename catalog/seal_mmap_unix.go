@@ -23,8 +23,10 @@ func mapSealed(f *os.File, size int64) (data []byte, release func(), err error) 
 // heap: its pages cost nothing until a lookup decrypts into them, and
 // nothing ever zeroes the whole (a heap allocation of that size is
 // cleared when the runtime reuses memory for it, which for a catalog of
-// gigabytes costs seconds and all its memory). A failed mapping falls back
-// to the heap.
+// gigabytes costs seconds and all its memory). Lookups decrypt pages here
+// and there, so the mapping asks for small pages (smallPages): a huge page
+// would make each first lookup in 2 MiB zero and keep all of it. A failed
+// mapping falls back to the heap.
 func allocPlain(n uint64) (b []byte, release func()) {
 	if n < minMappedPlain {
 		return heapPlain(n), func() {}
@@ -33,5 +35,6 @@ func allocPlain(n uint64) (b []byte, release func()) {
 	if err != nil {
 		return heapPlain(n), func() {}
 	}
+	smallPages(b)
 	return b, func() { _ = syscall.Munmap(b) }
 }
