@@ -3,6 +3,7 @@ package gitsrc
 import (
 	"bytes"
 	"hash/maphash"
+	"slices"
 )
 
 // This file holds the line diff used for every comparison. It follows the
@@ -159,7 +160,7 @@ func (x *xenv) release() {
 			*b = nil
 		}
 	}
-	for _, b := range []*[]int32{&x.f1.ha, &x.f2.ha, &x.cls1, &x.cls2, &x.common, &x.cnt1, &x.cnt2, &x.cf.slots} {
+	for _, b := range []*[]int32{&x.f1.ha, &x.f2.ha, &x.cls1, &x.cls2, &x.common, &x.cnt1, &x.cnt2, &x.cf.slots, &x.at2} {
 		if cap(*b) > scratchKeepElems {
 			*b = nil
 		}
@@ -249,6 +250,12 @@ type xenv struct {
 	cf                             classifier
 	cls1, cls2, common, cnt1, cnt2 []int32
 	dis                            []byte
+	at2                            []int32 // classifyAligned's positions
+
+	// plain makes prepare compare and classify record by record, as
+	// xdl_prepare_env does, without the shortcuts of commonRecords and
+	// classifyAligned: the reference the tests compare them with.
+	plain bool
 }
 
 // bogosqrt is xdiff's cheap square root approximation.
@@ -364,11 +371,14 @@ func (x *xenv) prepare(a, b records) {
 	x.f2.changed = resize(x.f2.changed, n2+2)
 
 	lim := min(n1, n2)
-	start := 0
+	start, tail := 0, 0
+	if !x.plain {
+		start, tail = commonRecords(a, b)
+	}
 	for start < lim && bytes.Equal(a.at(start), b.at(start)) {
 		start++
 	}
-	tail := 0
+	tail = min(tail, lim-start)
 	for tail < lim-start && bytes.Equal(a.at(n1-1-tail), b.at(n2-1-tail)) {
 		tail++
 	}
@@ -393,11 +403,15 @@ func (x *xenv) prepare(a, b records) {
 	x.cls1 = resize(x.cls1, end1-start)
 	x.cls2 = resize(x.cls2, end2-start)
 	cls1, cls2 := x.cls1, x.cls2
-	for i := start; i < end1; i++ {
-		cls1[i-start] = cf.classify(a.at(i))
-	}
-	for i := start; i < end2; i++ {
-		cls2[i-start] = cf.classify(b.at(i))
+	if x.plain {
+		for i := start; i < end1; i++ {
+			cls1[i-start] = cf.classify(a.at(i))
+		}
+		for i := start; i < end2; i++ {
+			cls2[i-start] = cf.classify(b.at(i))
+		}
+	} else {
+		x.classifyAligned(a, b, start, end1, end2)
 	}
 	nclass := len(cf.lines)
 	// Occurrences of each class in the common head and tail (the same in
@@ -458,6 +472,118 @@ func (x *xenv) prepare(a, b records) {
 	x.kvdb = resize(x.kvdb, nd)
 	x.off = len(x.f2.ha) + 1
 	x.mxcost = max(bogosqrt(nd), xdlMaxCostMin)
+}
+
+// commonRecords returns how many leading and trailing records a and b
+// have in common, or fewer (never more): prepare's record-by-record loops
+// go on from there. It compares bytes in large chunks and maps the common
+// byte prefix and suffix to records through the records' end offsets, so
+// that the records of a long common head and tail are neither compared
+// one by one nor walked. Only the record at the edge of each common byte
+// run can differ in the other file (it may continue past the run there);
+// it is dropped from the count and left to the loops.
+func commonRecords(a, b records) (head, tail int) {
+	n1 := a.n()
+	lim := min(n1, b.n())
+	// Records of a that end within the common byte prefix are in b too,
+	// at the same index: their bytes, and the newlines that end the
+	// records before them, are common. The last of them may lack a
+	// newline (a's last record), and continue in b.
+	p := commonPrefixLen(a.b, b.b)
+	head, _ = slices.BinarySearch(a.ends, uint32(p)+1)
+	if head > 0 && a.b[a.ends[head-1]-1] != '\n' {
+		head--
+	}
+	head = min(head, lim)
+	// Records of a that start past the first byte of the common byte
+	// suffix are in b too, as many from its end: the newline before
+	// each of them is common. The first is the one after the first
+	// record of a that ends at or past that byte.
+	s := commonSuffixLen(a.b, b.b)
+	if s == 0 {
+		return head, 0
+	}
+	i, _ := slices.BinarySearch(a.ends, uint32(len(a.b)-s+1))
+	tail = max(0, min(n1-i-1, lim-head))
+	return head, tail
+}
+
+// commonPrefixLen returns the length of the longest common prefix of a
+// and b.
+func commonPrefixLen(a, b []byte) int {
+	n := min(len(a), len(b))
+	i := 0
+	for _, chunk := range []int{4096, 64} {
+		for i+chunk <= n && bytes.Equal(a[i:i+chunk], b[i:i+chunk]) {
+			i += chunk
+		}
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// commonSuffixLen returns the length of the longest common suffix of a
+// and b.
+func commonSuffixLen(a, b []byte) int {
+	n := min(len(a), len(b))
+	la, lb := len(a), len(b)
+	i := 0
+	for _, chunk := range []int{4096, 64} {
+		for i+chunk <= n && bytes.Equal(a[la-i-chunk:la-i], b[lb-i-chunk:lb-i]) {
+			i += chunk
+		}
+	}
+	for i < n && a[la-1-i] == b[lb-1-i] {
+		i++
+	}
+	return i
+}
+
+// classifyAligned classifies the middle records of b (start to end2),
+// then those of a (start to end1), in cls2 and cls1. An old record equal
+// to the new record it lines up with (the next one after the last record
+// matched) takes that record's class without being hashed: between two
+// edits the middle of a and b is mostly the same records in the same
+// order. The alignment is only a guess of which record to compare with:
+// a class is given for equal bytes only, so the classes are those of
+// classifying every record, whatever the guess.
+func (x *xenv) classifyAligned(a, b records, start, end1, end2 int) {
+	cf := &x.cf
+	cls1, cls2 := x.cls1, x.cls2
+	for i := start; i < end2; i++ {
+		cls2[i-start] = cf.classify(b.at(i))
+	}
+	// at2[c] is the index of the only record of b's middle in class c,
+	// or -1 when there are several.
+	nc := len(cf.lines)
+	x.at2 = resize(x.at2, nc)
+	at2 := x.at2
+	for i := range at2 {
+		at2[i] = -2
+	}
+	for i, c := range cls2 {
+		if at2[c] == -2 {
+			at2[c] = int32(start + i)
+		} else {
+			at2[c] = -1
+		}
+	}
+	j := start // the record of b the next record of a is compared with
+	for i := start; i < end1; i++ {
+		r := a.at(i)
+		if j < end2 && bytes.Equal(r, b.at(j)) {
+			cls1[i-start] = cls2[j-start]
+			j++
+			continue
+		}
+		c := cf.classify(r)
+		cls1[i-start] = c
+		if int(c) < nc && at2[c] >= 0 {
+			j = int(at2[c]) + 1
+		}
+	}
 }
 
 // cleanMmatch decides whether a line with many matches, sitting in a run of
@@ -987,9 +1113,31 @@ func (x *xenv) compact(f, fo *xfile) {
 				}
 			}
 		}
+		if g.end == g.start && gx.end == gx.start && !x.plain {
+			// Both groups are empty: the next records of both files
+			// that are unchanged pair one to one, and stepping over
+			// them one at a time changes nothing. Skip to the last of
+			// them, as that many steps would.
+			k := min(f.unchangedAfter(g.end), fo.unchangedAfter(gx.end))
+			g.start += k
+			g.end += k
+			gx.start += k
+			gx.end += k
+		}
 		if !f.groupNext(&g) {
 			break
 		}
 		fo.groupNext(&gx)
 	}
+}
+
+// unchangedAfter returns how many records after record i, from i+1 on,
+// are unchanged.
+func (f *xfile) unchangedAfter(i int) int {
+	n := f.recs.n()
+	j := i + 1
+	for j < n && !f.changed[j+1] {
+		j++
+	}
+	return j - i - 1
 }

@@ -358,3 +358,97 @@ func FuzzDiffReuse(f *testing.F) {
 		}
 	})
 }
+
+// checkShortcuts diffs a against b with prepare's shortcuts
+// (commonRecords, classifyAligned) and record by record (plain), and fails
+// unless both mark the same records changed, the shortcut's common head
+// and tail are never more than the records really in common, and every
+// class holds one content.
+func checkShortcuts(t *testing.T, a, b []byte) {
+	t.Helper()
+	ra, rb := newRecords(a), newRecords(b)
+	var ref xenv
+	ref.plain = true
+	wantRm, wantAdd := ref.diff(ra, rb)
+	wantRm, wantAdd = slices.Clone(wantRm), slices.Clone(wantAdd)
+	var x xenv
+	gotRm, gotAdd := x.diff(ra, rb)
+	if !slices.Equal(gotRm, wantRm) || !slices.Equal(gotAdd, wantAdd) {
+		t.Fatalf("shortcut diff differs from the record-by-record one\nold %q\nnew %q", a, b)
+	}
+	head, tail := commonRecords(ra, rb)
+	lim := min(ra.n(), rb.n())
+	for i := 0; i < head; i++ {
+		if !bytes.Equal(ra.at(i), rb.at(i)) {
+			t.Fatalf("commonRecords: head %d, but record %d differs\nold %q\nnew %q", head, i, a, b)
+		}
+	}
+	if head > lim || tail > lim-head {
+		t.Fatalf("commonRecords: head %d tail %d of %d and %d records", head, tail, ra.n(), rb.n())
+	}
+	for i := 0; i < tail; i++ {
+		if !bytes.Equal(ra.at(ra.n()-1-i), rb.at(rb.n()-1-i)) {
+			t.Fatalf("commonRecords: tail %d, but record %d from the end differs\nold %q\nnew %q", tail, i, a, b)
+		}
+	}
+	seen := map[string]bool{}
+	for _, l := range x.cf.lines {
+		if seen[string(l)] {
+			t.Fatalf("two classes hold %q", l)
+		}
+		seen[string(l)] = true
+	}
+}
+
+// TestDiffShortcuts compares prepare's shortcuts with the record-by-record
+// prepare on random pairs: edits at several places, repeated lines, CRLF,
+// files without a final newline, one file a prefix or suffix of the other.
+func TestDiffShortcuts(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	vocabs := [][]string{
+		{"a", "b", "c", "", "}", "{"},
+		{"x", "y"},
+		{"  one", "    two", "", "three", "  }", "{", "\t\tfour"},
+	}
+	var uniq []string
+	for k := 0; k < 3000; k++ {
+		uniq = append(uniq, fmt.Sprintf("\t\"dep-%d\": \"1.%d.0\",", k, k%7))
+	}
+	vocabs = append(vocabs, uniq)
+	for i := 0; i < 3000; i++ {
+		vocab := vocabs[r.Intn(len(vocabs))]
+		old := randomText(r, r.Intn([]int{8, 80, 2000}[i%3]), vocab)
+		nw := mutate(r, old, vocab, r.Intn(6))
+		switch i % 9 {
+		case 4:
+			nw = append(append([]string{}, old...), randomText(r, 2, vocab)...)
+		case 5:
+			nw = append(randomText(r, 2, vocab), old...)
+		case 6:
+			nw = old[:len(old)/2]
+		case 7:
+			nw = old[len(old)/2:]
+		}
+		eol := "\n"
+		if r.Intn(8) == 0 {
+			eol = "\r\n"
+		}
+		checkShortcuts(t, []byte(joinLines(old, eol, r.Intn(4) != 0)), []byte(joinLines(nw, eol, r.Intn(4) != 0)))
+	}
+}
+
+// FuzzDiffShortcuts: prepare's shortcuts mark the records the
+// record-by-record prepare marks, whatever the pair.
+func FuzzDiffShortcuts(f *testing.F) {
+	f.Add([]byte("a\nb\nc\n"), []byte("a\nx\nc\n"))
+	f.Add([]byte("a\nb\nc"), []byte("a\nb\nc\nd"))
+	f.Add([]byte("a\nb\nc\n"), []byte("b\nc\n"))
+	f.Add([]byte("x\ny\nz\n"), []byte("x\ny\nz"))
+	f.Add([]byte("}\n}\nq\n}\n"), []byte("}\nq\n}\n}\n"))
+	f.Add([]byte("1\n2\n3\n4\n5\n6\n"), []byte("1\n2\nX\n3\n4\n6\n5\n"))
+	f.Add([]byte(""), []byte("a\n"))
+	f.Add([]byte("ab"), []byte("b"))
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		checkShortcuts(t, a, b)
+	})
+}
