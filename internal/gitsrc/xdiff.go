@@ -275,26 +275,37 @@ type classifier struct {
 	mask   uint64
 	lines  [][]byte
 	hash   []uint64
-	// lens has bit n set when a classified record is n bytes long (n
-	// below lenBits): lookup answers -1 for any other length without
-	// hashing. A common head and tail are mostly records of lengths the
-	// few changed records do not have.
-	lens [lenBits / 64]uint64
+	// keys has the bit of filterKey(rec) set for each classified
+	// record: lookup answers -1 for a record whose bit is clear without
+	// hashing it. A common head and tail are mostly records the few
+	// changed records do not equal; the key (length and two bytes) tells
+	// most of them apart even when the changed records are many.
+	keys *[filterBits / 64]uint64
 }
 
-// lenBits bounds the record lengths the classifier's length filter tracks;
-// longer records are always hashed.
-const lenBits = 1024
+// filterBits is the size of the classifier's filter, in bits.
+const filterBits = 1 << 15
 
-func (c *classifier) noteLen(n int) {
-	if n < lenBits {
-		c.lens[n/64] |= 1 << (n % 64)
+// filterKey maps a record to a bit of the filter: its length and two of
+// its bytes, mixed.
+func filterKey(rec []byte) uint32 {
+	n := len(rec)
+	k := uint32(n) * 0x9e3779b1
+	if n > 0 {
+		k ^= uint32(rec[n/2])*0x85ebca6b ^ uint32(rec[n/3])*0xc2b2ae35
 	}
+	return (k ^ k>>15) % filterBits
 }
 
-// maybeLen reports whether a classified record may be n bytes long.
-func (c *classifier) maybeLen(n int) bool {
-	return n >= lenBits || c.lens[n/64]&(1<<(n%64)) != 0
+func (c *classifier) noteKey(rec []byte) {
+	k := filterKey(rec)
+	c.keys[k/64] |= 1 << (k % 64)
+}
+
+// maybeKey reports whether a classified record may equal rec.
+func (c *classifier) maybeKey(rec []byte) bool {
+	k := filterKey(rec)
+	return c.keys[k/64]&(1<<(k%64)) != 0
 }
 
 func newClassifier(n int) *classifier {
@@ -318,7 +329,11 @@ func (c *classifier) reset(n int) {
 		c.lines, c.hash = make([][]byte, 0, n), make([]uint64, 0, n)
 	}
 	c.lines, c.hash = c.lines[:0], c.hash[:0]
-	c.lens = [lenBits / 64]uint64{}
+	if c.keys == nil {
+		c.keys = new([filterBits / 64]uint64)
+	} else {
+		clear(c.keys[:])
+	}
 }
 
 func (c *classifier) classify(rec []byte) int32 {
@@ -327,7 +342,7 @@ func (c *classifier) classify(rec []byte) int32 {
 		s := c.slots[i]
 		if s == 0 {
 			id := int32(len(c.lines))
-			c.noteLen(len(rec))
+			c.noteKey(rec)
 			c.lines = append(c.lines, rec)
 			c.hash = append(c.hash, h)
 			c.slots[i] = id + 1
@@ -342,7 +357,7 @@ func (c *classifier) classify(rec []byte) int32 {
 // lookup returns the class of rec, or -1 when no record of the table is
 // equal to it.
 func (c *classifier) lookup(rec []byte) int32 {
-	if !c.maybeLen(len(rec)) {
+	if !c.maybeKey(rec) {
 		return -1
 	}
 	h := maphash.Bytes(c.seed, rec)

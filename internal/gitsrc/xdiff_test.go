@@ -283,13 +283,12 @@ func BenchmarkDiffAddedSource(b *testing.B) {
 	}
 }
 
-// TestClassifierLengthFilter: a record of a length no classified record
-// has is not found without hashing; one of a classified length is found
-// exactly; records at and past the filter's bound are always looked up.
-func TestClassifierLengthFilter(t *testing.T) {
+// TestClassifierFilter: lookup finds exactly the classified records,
+// short and long, through the filter that skips hashing the others.
+func TestClassifierFilter(t *testing.T) {
 	cf := newClassifier(4)
-	long := bytes.Repeat([]byte("L"), lenBits+5)
-	edge := bytes.Repeat([]byte("E"), lenBits-1)
+	long := bytes.Repeat([]byte("L"), filterBits+5)
+	edge := bytes.Repeat([]byte("E"), 1023)
 	for _, r := range [][]byte{[]byte("abc\n"), long, edge, {}} {
 		cf.classify(r)
 	}
