@@ -252,8 +252,9 @@ func (p *packFile) find(h plumbing.Hash) (int64, bool) {
 
 // inflater holds the reusable buffers and readers of one object read.
 type inflater struct {
-	raw   []byte // the compressed entry
-	delta []byte // an inflated delta, applied then dropped
+	raw   []byte   // the compressed entry
+	delta []byte   // an inflated delta, applied then dropped
+	parts [][]byte // applyDeltaParts' pieces
 	rd    bytes.Reader
 	z     io.ReadCloser
 }
@@ -275,6 +276,11 @@ func (ps *packSet) putInflater(in *inflater) {
 	if cap(in.delta) > scratchKeep {
 		in.delta = nil
 	}
+	clear(in.parts)
+	if cap(in.parts) > scratchKeep/16 {
+		in.parts = nil
+	}
+	in.parts = in.parts[:0]
 	in.rd.Reset(nil)
 	ps.pool.Put(in)
 }
@@ -553,7 +559,7 @@ func (ps *packSet) readAt(p *packFile, off int64) (plumbing.ObjectType, []byte, 
 			return plumbing.InvalidObject, nil, err
 		}
 		var err error
-		if data, err = applyDelta(data, delta); err != nil {
+		if data, err = applyDeltaParts(data, delta, &in.parts); err != nil {
 			return plumbing.InvalidObject, nil, err
 		}
 		ps.cache.put(p, l.off, typ, data)
@@ -567,6 +573,16 @@ func (ps *packSet) readAt(p *packFile, off int64) (plumbing.ObjectType, []byte, 
 // (1-127: insert that many literal bytes). A result larger than git's big
 // file threshold is left to go-git (errPackFallback).
 func applyDelta(base, d []byte) ([]byte, error) {
+	var parts [][]byte
+	return applyDeltaParts(base, d, &parts)
+}
+
+// applyDeltaParts is applyDelta with a scratch slice: the copy and insert
+// commands are gathered as pieces of base and d first, then joined into
+// the result in one pass, which bytes.Join allocates without zeroing it
+// first (the result is as large as the file: zeroing it was a quarter of
+// applying a delta on prometheus' history).
+func applyDeltaParts(base, d []byte, parts *[][]byte) ([]byte, error) {
 	srcSize, d, ok := leb128(d)
 	if !ok || srcSize != uint64(len(base)) {
 		return nil, errPackCorrupt
@@ -578,8 +594,12 @@ func applyDelta(base, d []byte) ([]byte, error) {
 	if dstSize > bigFile {
 		return nil, errPackFallback
 	}
-	out := make([]byte, dstSize)
-	w := 0
+	ps := (*parts)[:0]
+	defer func() {
+		clear(ps)
+		*parts = ps[:0]
+	}()
+	w := uint64(0)
 	for len(d) > 0 {
 		cmd := d[0]
 		d = d[1:]
@@ -602,25 +622,30 @@ func applyDelta(base, d []byte) ([]byte, error) {
 			if n == 0 {
 				n = 0x10000
 			}
-			if off+n > uint64(len(base)) || n > uint64(len(out)-w) {
+			if off+n > uint64(len(base)) || n > dstSize-w {
 				return nil, errPackCorrupt
 			}
-			w += copy(out[w:], base[off:off+n])
+			ps = append(ps, base[off:off+n])
+			w += n
 		case cmd != 0:
 			n := int(cmd)
-			if n > len(d) || n > len(out)-w {
+			if n > len(d) || uint64(n) > dstSize-w {
 				return nil, errPackCorrupt
 			}
-			w += copy(out[w:], d[:n])
+			ps = append(ps, d[:n])
+			w += uint64(n)
 			d = d[n:]
 		default:
 			return nil, errPackCorrupt
 		}
 	}
-	if w != len(out) {
+	if w != dstSize {
 		return nil, errPackCorrupt
 	}
-	return out, nil
+	if len(ps) == 0 {
+		return []byte{}, nil
+	}
+	return bytes.Join(ps, nil), nil
 }
 
 // leb128 reads a delta header varint. Like git, it stops at the end of
