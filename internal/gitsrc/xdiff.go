@@ -3,7 +3,7 @@ package gitsrc
 import (
 	"bytes"
 	"hash/maphash"
-	"slices"
+	"sort"
 )
 
 // This file holds the line diff used for every comparison. It follows the
@@ -505,7 +505,7 @@ func commonRecords(a, b records) (head, tail int) {
 	// records before them, are common. The last of them may lack a
 	// newline (a's last record), and continue in b.
 	p := commonPrefixLen(a.b, b.b)
-	head, _ = slices.BinarySearch(a.ends, uint32(p)+1)
+	head = sort.Search(n1, func(i int) bool { return int(a.ends[i]) > p })
 	if head > 0 && a.b[a.ends[head-1]-1] != '\n' {
 		head--
 	}
@@ -518,7 +518,8 @@ func commonRecords(a, b records) (head, tail int) {
 	if s == 0 {
 		return head, 0
 	}
-	i, _ := slices.BinarySearch(a.ends, uint32(len(a.b)-s+1))
+	first := len(a.b) - s
+	i := sort.Search(n1, func(i int) bool { return int(a.ends[i]) > first })
 	tail = max(0, min(n1-i-1, lim-head))
 	return head, tail
 }
