@@ -200,7 +200,9 @@ var fixtureDirs = []string{"test", "tests", "testdata", "testing", "__tests__", 
 
 // docFile reports whether p is a documentation file: Markdown,
 // reStructuredText, AsciiDoc or plain text anywhere, HTML under a doc or
-// docs directory; not in a test, fixture or example directory.
+// docs directory or at the repository's root (a project's home page),
+// any file of a Maven site (src/site: FML, APT, xdoc); not in a test,
+// fixture or example directory.
 func docFile(p string) bool {
 	if p == "" {
 		return false
@@ -220,7 +222,15 @@ func docFile(p string) bool {
 			return true
 		}
 	}
+	for i := 0; i+1 < len(dirs); i++ {
+		if dirs[i] == "src" && dirs[i+1] == "site" {
+			return true
+		}
+	}
 	if ext == ".html" || ext == ".htm" {
+		if !strings.Contains(lp, "/") {
+			return true
+		}
 		for _, d := range dirs {
 			if d == "doc" || d == "docs" || d == "documentation" || d == "site" || d == "website" {
 				return true

@@ -55,6 +55,12 @@ func TestAttribution(t *testing.T) {
 		{"mailto in code", "web/contact.js", `href = "mailto:cy.example@mailhost.io"`, []string{"warning"}},
 		{"mailto in a fixture's markdown", "tests/fixtures/page.md", "[x](mailto:dee.example@mailhost.io)", []string{"warning"}},
 		{"mailto in html outside docs", "web/index.html", `<a href="mailto:eve.example@mailhost.io">`, []string{"warning"}},
+		{"mailto in html at the root", "about.html", `<a href="mailto:fay.example@mailhost.io">Fay</a>`, []string{"note"}},
+		{"mailto in a maven site faq", "src/site/fml/faq.fml", `<a href="mailto:gus.example@mailhost.io">the list</a>`, []string{"note"}},
+		{"mailto in a maven site apt", "module/src/site/apt/index.apt", "Mail {{{mailto:hal.example@mailhost.io}Hal}}.", []string{"note"}},
+		{"bare address in html at the root", "about.html", "<p>write to ida.example@mailhost.io</p>", []string{"warning"}},
+		{"mailto in a site-like source dir", "src/main/site.java", `"mailto:jo.example@mailhost.io"`, []string{"warning"}},
+		{"mailto in root js", "index.js", `"mailto:kim.example@mailhost.io"`, []string{"warning"}},
 		{"a license-like name", "tests/licensee.json", `{"to": "wes.example@mailhost.io"}`, []string{"warning"}},
 		// A credit that names several holders, one per line.
 		{"copyright holders one per line", "src/Util/Pkg.php",

@@ -650,9 +650,9 @@ func skipDomain(d []byte) bool {
 	// Test-mail services and machine senders: fake SMTP inboxes, Amazon
 	// SES (its mailbox simulator and Message-IDs), Google Cloud service
 	// accounts. Mailing lists reach many people, not one: Google Groups,
-	// groups.io and lists.* hosts.
+	// Yahoo Groups, groups.io and lists.* hosts.
 	for _, s := range []string{"ethereal.email", "mailinator.com", "mailtrap.io", "amazonses.com",
-		"iam.gserviceaccount.com", "developer.gserviceaccount.com", "googlegroups.com", "groups.io"} {
+		"iam.gserviceaccount.com", "developer.gserviceaccount.com", "googlegroups.com", "yahoogroups.com", "groups.io"} {
 		if equalFold(d, s) || hasSuffixFold(d, "."+s) {
 			return true
 		}
@@ -819,6 +819,7 @@ var emailSamples = samples{
 		`<img src="cid:logo.header@mailhost.io">`,
 		// Mailing lists reach many people.
 		"dev-discuss@googlegroups.com project-users@lists.hostproject.org tooling@groups.io",
+		"pkg-users@yahoogroups.com pkg-dev-subscribe@yahoogroups.com",
 		// Bots.
 		"release-bot@ci.hostproject.io semantic-release-bot@mailhost.net dependabot@acme-corp.com",
 		// Fixture placeholders: words tests build addresses from.
