@@ -139,6 +139,8 @@ func emailAt(b []byte, i int) (start, end int, ok bool) {
 		return 0, 0, false // a method call: this@Outer.method()
 	case c == '$' || c == '{' || c == '%':
 		return 0, 0, false // user@${domain}.com, user@%s.example
+	case c == ':' && scpTarget(b, start, end):
+		return 0, 0, false // user@host:/path, the scp form of a remote location
 	}
 	domain := b[i+1 : end]
 	if !validDomain(domain) || skipLocal(local, punycodeDomain(domain)) || skipDomain(domain) || kerberosPrincipal(local, domain) {
@@ -156,6 +158,42 @@ func emailAt(b []byte, i int) (start, end int, ok bool) {
 		return 0, 0, false
 	}
 	return start, end, true
+}
+
+// scpTarget reports whether the address at b[start:end], followed by
+// ':', is the user and host of a remote location in the scp form that
+// scp, rsync, sftp, ssh and git write (user@host:/path, user@host:~/dir,
+// user@host:dir/file): a login on a machine, like a URL's userinfo, not a
+// mailbox. The path must start with '/' or '~' or hold a '/' before the
+// token ends; a bare word after the colon (user@host:repo.git) counts
+// only after one of those commands on the same line.
+func scpTarget(b []byte, start, end int) bool {
+	rest := b[end+1:]
+	n := 0
+	for n < len(rest) && strings.IndexByte(" \t\"'`)]>,;", rest[n]) < 0 {
+		n++
+	}
+	if n == 0 {
+		return false
+	}
+	if rest[0] == '/' || rest[0] == '~' || bytes.IndexByte(rest[:n], '/') > 0 {
+		return true
+	}
+	head := b[:start]
+	for _, cmd := range []string{"scp", "rsync", "sftp", "ssh", "git clone", "git remote add", "git push", "git pull", "git fetch"} {
+		for k := 0; ; {
+			j := bytes.Index(head[k:], []byte(cmd))
+			if j < 0 {
+				break
+			}
+			j += k
+			if !isWord(before(head, j)) && !isWord(at(head, j+len(cmd))) {
+				return true
+			}
+			k = j + 1
+		}
+	}
+	return false
 }
 
 // urlPath reports whether the address starting at start is in the path
@@ -744,6 +782,11 @@ var emailSamples = samples{
 		{"to: ana@mail.xn--80ak6aa92e.com.", "ana@mail.xn--80ak6aa92e.com"},
 		// An address inside a quoted local part is still a person's.
 		{`'"ana.lima@mailhost.io x"@relay.mailhost.io'`, "ana.lima@mailhost.io"},
+		// A colon after an address that is not the scp form: a label, a
+		// port-less word, a YAML key.
+		{"ana.lima@mailhost.io: please review", "ana.lima@mailhost.io"},
+		{"ana.lima@mailhost.io:admin", "ana.lima@mailhost.io"},
+		{"  to: ana.lima@mailhost.io:", "ana.lima@mailhost.io"},
 	},
 	FP: []string{
 		"contact: jane@example.com",
@@ -756,6 +799,12 @@ var emailSamples = samples{
 		"git clone https://ana.lima@mailhost.io/org/repo.git", "ssh://deploy.user@mailhost.io:2222/srv",
 		"https://lore.mailhost.org/r/20240101120000.12345-1-ana.lima@mailhost.io/",
 		"[archive](https://lists-mailhost.org/archives/msg/CAF1234abcd.ana@mail.mailhost.io)",
+		// The scp form of a remote location: a login on a machine.
+		"sh %{rsync -av site/ ana.lima@mailhost.io:/var/www/projects/tool}",
+		`SitePath = "ana.lima@shell.mailhost.io:/var/www/projects/#{Name}"`,
+		"scp -r ../doc/* ana.lima@web.mailhost.io:/home/groups/t/to/tool/htdocs/doc",
+		"rsync -a out/ ana@mailhost.io:~/public_html/", "scp build.tgz ana@mailhost.io:releases/",
+		"git clone ana.lima@mailhost.io:tool.git", "ssh ana.lima@mailhost.io:backup",
 		"https://mailhost.io/thread/ana.lima@mailhost.io/T/#u", "release-bot@xn--d1acufc.xn--p1ai", "support@xn--80ak6aa92e.com",
 		"jane.doe@gmail.com john.doe@company.org",
 		"admin@mail.example.org and ops@example.net",
