@@ -98,13 +98,9 @@ func emailAt(b []byte, i int) (start, end int, ok bool) {
 		if bytes.HasSuffix(b[:start], []byte(`:\/\/`)) {
 			return 0, 0, false // scheme:\/\/user@host: the same in a JSON string
 		}
-	case '"', '=':
-		k := start - 1
-		if b[k] == '"' && before(b, k) == '=' {
-			k--
-		}
-		if head := b[:k]; hasSuffixFold(head, "realm") && !isAlpha(before(head, len(head)-5)) {
-			return 0, 0, false // realm="testrealm@host.com": an HTTP authentication realm's name
+	case '"', '\'', '=':
+		if realmValue(b, start) {
+			return 0, 0, false // realm="testrealm@host.com", REALM = '…': an HTTP authentication realm's name
 		}
 	case '<':
 		if mailHeaderID(b, start-1) {
@@ -141,6 +137,8 @@ func emailAt(b []byte, i int) (start, end int, ok bool) {
 		return 0, 0, false // user@${domain}.com, user@%s.example
 	case c == ':' && scpTarget(b, start, end):
 		return 0, 0, false // user@host:/path, the scp form of a remote location
+	case c == ':' && digestA1(b, start, end):
+		return 0, 0, false // user:realm@host:password, HTTP digest's A1 string
 	}
 	domain := b[i+1 : end]
 	if !validDomain(domain) || skipLocal(local, punycodeDomain(domain)) || skipDomain(domain) || kerberosPrincipal(local, domain) {
@@ -158,6 +156,47 @@ func emailAt(b []byte, i int) (start, end int, ok bool) {
 		return 0, 0, false
 	}
 	return start, end, true
+}
+
+// realmValue reports whether the address starting at start is the value
+// assigned to a name ending in "realm" (realm="x@host", realm=x@host,
+// REALM = 'x@host', DIGEST_REALM: "x@host"): an HTTP authentication
+// realm (RFC 2617, RFC 7616), whose examples are address-shaped
+// ("testrealm@host.com"). A longer word ending in the letters
+// (surrealm=) is not a realm.
+func realmValue(b []byte, start int) bool {
+	k := start
+	if c := before(b, k); c == '"' || c == '\'' {
+		k--
+	}
+	for before(b, k) == ' ' {
+		k--
+	}
+	if c := before(b, k); c != '=' && c != ':' {
+		return false
+	}
+	k--
+	for before(b, k) == ' ' {
+		k--
+	}
+	head := b[:k]
+	return hasSuffixFold(head, "realm") && !isAlpha(before(head, len(head)-5))
+}
+
+// digestA1 reports whether the address at b[start:end] sits between two
+// colons inside one token, "user:realm@host:password", on a line that
+// names HTTP digest authentication (md5(, digest, realm): the A1
+// string RFC 2617 hashes (its example realm is "testrealm@host.com").
+func digestA1(b []byte, start, end int) bool {
+	if before(b, start) != ':' || !isWord(before(b, start-1)) || end+1 >= len(b) || b[end+1] == ' ' {
+		return false
+	}
+	for _, w := range []string{"md5(", "digest", "realm"} {
+		if containsFold(b, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // scpTarget reports whether the address at b[start:end], followed by
@@ -786,6 +825,11 @@ var emailSamples = samples{
 		// port-less word, a YAML key.
 		{"ana.lima@mailhost.io: please review", "ana.lima@mailhost.io"},
 		{"ana.lima@mailhost.io:admin", "ana.lima@mailhost.io"},
+		{"user:ana.lima@mailhost.io:x", "ana.lima@mailhost.io"},
+		{"sha1:ana.lima@mailhost.io:x", "ana.lima@mailhost.io"},
+		{"digest of user:ana.lima@mailhost.io: done", "ana.lima@mailhost.io"},
+		{"surrealm = 'ana.lima@mailhost.io'", "ana.lima@mailhost.io"},
+		{"name = 'ana.lima@mailhost.io' # realm", "ana.lima@mailhost.io"},
 		{"  to: ana.lima@mailhost.io:", "ana.lima@mailhost.io"},
 	},
 	FP: []string{
@@ -799,6 +843,10 @@ var emailSamples = samples{
 		"git clone https://ana.lima@mailhost.io/org/repo.git", "ssh://deploy.user@mailhost.io:2222/srv",
 		"https://lore.mailhost.org/r/20240101120000.12345-1-ana.lima@mailhost.io/",
 		"[archive](https://lists-mailhost.org/archives/msg/CAF1234abcd.ana@mail.mailhost.io)",
+		// HTTP digest: a realm constant, and the A1 string hashed.
+		"  REALM = 'ana.lima@mailhost.io'", `DIGEST_REALM: "ana.lima@mailhost.io"`,
+		`digest = "md5(md5(Ana:ana.lima@mailhost.io:Circle Of Life):NONCE:00000001)"`,
+		"ha1 = md5('bo:ana.lima@mailhost.io:secret')",
 		// The scp form of a remote location: a login on a machine.
 		"sh %{rsync -av site/ ana.lima@mailhost.io:/var/www/projects/tool}",
 		`SitePath = "ana.lima@shell.mailhost.io:/var/www/projects/#{Name}"`,
