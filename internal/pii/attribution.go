@@ -23,6 +23,7 @@ var attributionFiles = []string{
 	"NOTICE", "LICENSE", "LICENCE", "COPYING", "COPYRIGHT", "PKG-INFO", ".MAILMAP", "PATENTS",
 	// security.txt and SECURITY.md publish the contact for reports.
 	"SECURITY",
+	"ACKNOWLEDGEMENTS", "ACKNOWLEDGMENTS",
 }
 
 // attributionFile reports whether p names a file that lists people:
@@ -54,6 +55,7 @@ var attributionWords = []string{
 	"copyright", "(c)", "©", "maintainer", "maintained by", "contributor", "contributed by",
 	"credit", "written by", "based on", "created by", "developed by", "originally by", "ported by",
 	"reported by", "noticed by", "suggested by", "patch by", "thanks to", "adapted from", "spdx-file",
+	"patch from", "patches from", "inspired by", "translated by", "translator", "last-translator", "language-team", "dc:creator",
 }
 
 // endsWithBy reports a line that ends with the word "by" (a credit that
@@ -419,5 +421,44 @@ func listContact(line []byte, start, end int) bool {
 			return true
 		}
 	}
+	return false
+}
+
+// changelogEntryCredit reports, in a change log, an address in
+// parentheses that ends its line or its entry's first clause ("* Fixed
+// the proxy port (address)", "Name (address): fixed x"): the author of
+// the change, as change logs credit them.
+func changelogEntryCredit(line []byte, start, end int) bool {
+	if before(line, start) != '(' || at(line, end) != ')' {
+		return false
+	}
+	rest := bytes.TrimRight(line[end+1:], " \t\r")
+	return len(rest) == 0 || rest[0] == ':' || (len(rest) == 1 && (rest[0] == '.' || rest[0] == ','))
+}
+
+// headerLines is how far into a file its header comment is looked for.
+const headerLines = 25
+
+// headerComment tracks a file's leading comment block across the added
+// lines of a fragment: the comment lines within the first headerLines
+// lines of the file, before any line of code the fragment shows. That is
+// where a file names its authors, translators and maintainers (PHPDoc's
+// and Javadoc's @author, "Translated by", "Version by Name <address>").
+type headerComment struct{ code bool }
+
+// next reports whether l is a line of the header comment.
+func (h *headerComment) next(l scanner.Line) bool {
+	if h.code || l.Number > headerLines {
+		return false
+	}
+	t := bytes.TrimPrefix(l.Text, []byte("\xef\xbb\xbf")) // a byte order mark
+	t = bytes.TrimLeft(t, " \t")
+	switch {
+	case len(bytes.TrimSpace(t)) == 0, bytes.HasPrefix(t, []byte("<?php")), bytes.HasPrefix(t, []byte("<?xml")):
+		return false // neither comment nor code
+	case commentStart(t):
+		return true
+	}
+	h.code = true
 	return false
 }

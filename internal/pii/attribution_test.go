@@ -67,8 +67,26 @@ func TestAttribution(t *testing.T) {
 			"/*\n * This file is part of Pkg.\n *\n * (c) Ana Example <ana.example@mailhost.io>\n *     Bo Example <bo.example@mailhost.io>\n *     Cy Example <cy.example@mailhost.io>\n */\n$to = 'dee.example@mailhost.io';",
 			[]string{"note", "note", "note", "warning"}},
 		{"copyright holders in a hash comment", "lib/x.rb", "# Copyright 2024 Eve Example <eve.example@mailhost.io>\n#                Fay Example <fay.example@mailhost.io>", []string{"note", "note"}},
-		{"an ident line with no credit before it", "src/x.php", " *     Gus Example <gus.example@mailhost.io>", []string{"warning"}},
-		{"an ident line after a blank line", "src/x.php", " * (c) Hal Example <hal.example@mailhost.io>\n *\n *     Ida Example <ida.example@mailhost.io>", []string{"note", "warning"}},
+		{"an ident line with no credit before it", "src/x.php", "$x = 1;\n *     Gus Example <gus.example@mailhost.io>", []string{"warning"}},
+		{"an ident line after a blank line", "src/x.php", "$x = 1;\n * (c) Hal Example <hal.example@mailhost.io>\n *\n *     Ida Example <ida.example@mailhost.io>", []string{"note", "warning"}},
+		// A file's header comment names its authors and translators.
+		{"translator in a header", "language/tool.lang-xx.php", "<?php\n/**\n * Xx language file\n * @package Tool\n * Version by Ana Example <ana.example@mailhost.io>\n * Bo Example - bo.example@mailhost.io\n */\n$L['x'] = 'cy.example@mailhost.io';", []string{"note", "note", "warning"}},
+		{"header by address", "lib/x.py", "#!/usr/bin/env python\n# x.py: a helper, by dee.example@mailhost.io\nimport os", []string{"note"}},
+		{"header comment in a fixture", "tests/data/x.php", "<?php\n/* Version by Eve Example <eve.example@mailhost.io> */", []string{"warning"}},
+		{"comment after code", "lib/x.py", "import os\n# ask fay.example@mailhost.io", []string{"warning"}},
+		{"comment past the header lines", "lib/x.py", strings.Repeat("#\n", 25) + "# gus.example@mailhost.io", []string{"warning"}},
+		{"header lines in a message", "", "# hal.example@mailhost.io", []string{"warning"}},
+		// Change logs credit an entry's author in parentheses.
+		{"changelog entry author", "History.txt", "  * Added a proxy key (ida.example@mailhost.io)\n  * Fixed x (jo.example@mailhost.io).", []string{"note", "note"}},
+		{"changelog entry author first", "CHANGES", "   Kim Example (kim.example@mailhost.io): fixed y", []string{"note"}},
+		{"changelog parenthesis mid-sentence", "CHANGES", "   mail (lu.example@mailhost.io) if it breaks", []string{"warning"}},
+		{"parenthesis outside a changelog", "src/x.rb", "class X\n  # Fixed x (mo.example@mailhost.io)", []string{"warning"}},
+		// Files and words that credit people.
+		{"acknowledgements", "acknowledgements.txt", "     Nia Example (nia.example@mailhost.io): fix for the runner", []string{"note"}},
+		{"patch from", "src/x/Failure.java", "class X { // Inspired by a patch from Oli Example mailto:oli.example@mailhost.io", []string{"note"}},
+		{"pom template developers", "build/lib-pom-template.xml", "  <developers>\n    <developer>\n      <email>pat.example@mailhost.io</email>", []string{"note"}},
+		{"svg creator", "assets/logo.svg", `<dc:creator><cc:Agent><dc:title>Quinn Example &lt;quinn.example@mailhost.io&gt;</dc:title>`, []string{"note"}},
+		{"po last translator", "po/xx.po", `msgid ""` + "\n" + `"Last-Translator: Rae Example <rae.example@mailhost.io>\n"`, []string{"note"}},
 		{"a fixture after a credit", "x.py", "# Copyright 2024 Jo Example <jo.example@mailhost.io>\nuser = 'Kim Example <kim.example@mailhost.io>'", []string{"note", "warning"}},
 		{"code after a credit", "x.go", "// (c) Lu Example <lu.example@mailhost.io>\nsend(\"Mo Example <mo.example@mailhost.io>\")", []string{"note", "warning"}},
 		// The text of a link to a mailto: contact is the same contact.

@@ -25,7 +25,7 @@ const (
 	manifestJSON                // package.json, composer.json, bower.json
 	manifestTOML                // pyproject.toml, Cargo.toml, setup.cfg
 	manifestRuby                // *.gemspec
-	manifestXML                 // pom.xml, *.pom, *.nuspec
+	manifestXML                 // pom.xml, *.pom, *pom*.xml, *.nuspec
 	manifestGradle              // build.gradle, build.gradle.kts
 	manifestDebian              // debian/changelog
 )
@@ -49,6 +49,9 @@ func manifestOf(p string) manifestKind {
 		if strings.HasSuffix(strings.ToLower(p), "debian/changelog") {
 			return manifestDebian
 		}
+	}
+	if path.Ext(base) == ".xml" && strings.Contains(base, "pom") {
+		return manifestXML // a POM template (pom-template.xml, lib-pom.xml)
 	}
 	switch path.Ext(base) {
 	case ".gemspec":

@@ -157,6 +157,9 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	manifest := manifestState{kind: mkind}
 	ruby := rubyFile(f.Path)
 	var gem gemBlock
+	// header: the file's leading comment block (not for messages, and
+	// not in fixtures, whose header comments are fixture data).
+	header := headerComment{code: message || f.Path == "" || inFixtureDir(f.Path)}
 	// prevCont: the previous line continued a credit.
 	prevCont := false
 	for i := range f.Lines {
@@ -175,6 +178,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 		if ruby && gem.next(text) {
 			inManifest = true
 		}
+		inHeader := header.next(f.Lines[i])
 		if trailers[i] {
 			continue // a commit's people, not a leak
 		}
@@ -191,7 +195,8 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 					}
 					switch {
 					case credits || inAuthors || inManifest || manifestCredit(mkind, text, start, end) || attributedOnLine(text, start) ||
-						(readme && escapedCredit(text, start, end)) || (changelog && identForm(text, start, end)):
+						(readme && escapedCredit(text, start, end)) || (changelog && (identForm(text, start, end) || changelogEntryCredit(text, start, end))) ||
+						inHeader:
 						sev, desc = finding.SeverityNote, attributionDescription
 					case message && messageCredit(f.Lines, i, start, end):
 						sev, desc = finding.SeverityNote, attributionDescription
