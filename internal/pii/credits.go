@@ -334,6 +334,15 @@ func (g *gemBlock) next(line []byte) bool {
 		}
 	}
 	if g.v == nil {
+		// The block's opener may be a context line the diff does not
+		// show: a gem-only field set on a variable opens the block.
+		v, field := fieldAssignment(t)
+		if v == nil || !isGemSpecField(field) {
+			return false
+		}
+		g.v = append(g.v[:0], v...)
+		g.indent = indent - 1
+		g.spec = true
 		return false
 	}
 	if indent <= g.indent && (bytes.Equal(bytes.TrimRight(t, " \t\r"), []byte("end")) || bytes.HasPrefix(t, []byte("}"))) {
@@ -349,10 +358,8 @@ func (g *gemBlock) next(line []byte) bool {
 		n++
 	}
 	field, rest := string(f[:n]), bytes.TrimLeft(f[n:], " \t")
-	for _, s := range gemSpecFields {
-		if field == s {
-			g.spec = true
-		}
+	if isGemSpecField(field) {
+		g.spec = true
 	}
 	if !g.spec || (field != "email" && field != "authors" && field != "author") || len(rest) == 0 || rest[0] != '=' || at(rest, 1) == '=' {
 		return false
@@ -361,4 +368,35 @@ func (g *gemBlock) next(line []byte) bool {
 		g.depth = d
 	}
 	return true
+}
+
+// isGemSpecField reports one of gemSpecFields.
+func isGemSpecField(field string) bool {
+	for _, s := range gemSpecFields {
+		if field == s {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldAssignment reads "v.field = value" (t without its indentation)
+// and returns v and field, or nil.
+func fieldAssignment(t []byte) (v []byte, field string) {
+	n := 0
+	for n < len(t) && isWord(t[n]) {
+		n++
+	}
+	if n == 0 || at(t, n) != '.' {
+		return nil, ""
+	}
+	m := n + 1
+	for m < len(t) && isWord(t[m]) {
+		m++
+	}
+	rest := bytes.TrimLeft(t[m:], " \t")
+	if m == n+1 || len(rest) == 0 || rest[0] != '=' || at(rest, 1) == '=' {
+		return nil, ""
+	}
+	return t[:n], string(t[n+1 : m])
 }
