@@ -462,3 +462,47 @@ func (h *headerComment) next(l scanner.Line) bool {
 	h.code = true
 	return false
 }
+
+// authorSection tracks, across the added lines of a file, a document
+// section whose heading names the authors: a man page's ".SH AUTHOR",
+// Perl POD's "=head1 AUTHOR", and in documentation a Markdown or
+// AsciiDoc heading "Author(s)", "Maintainer(s)", "Contributors",
+// "Credits". The section ends at the next heading of its syntax.
+type authorSection struct {
+	open bool
+	// markdown: headings are read in Markdown/AsciiDoc syntax too (the
+	// file is documentation); in code a '#' starts a comment, not a
+	// heading.
+	markdown bool
+}
+
+// sectionNames are the heading words of an authors section (lower case).
+var sectionNames = []string{"author", "authors", "maintainer", "maintainers", "contributors", "credits", "acknowledgements", "acknowledgments"}
+
+// next reads one line and reports whether it is inside an authors
+// section (the heading itself is not).
+func (a *authorSection) next(line []byte) bool {
+	t := bytes.TrimRight(line, " \t\r")
+	var title []byte
+	switch {
+	case bytes.HasPrefix(t, []byte(".SH")) || bytes.HasPrefix(t, []byte(".Sh")):
+		title = t[3:]
+	case bytes.HasPrefix(t, []byte("=head")):
+		title = bytes.TrimLeft(t[5:], "123456")
+	case bytes.HasPrefix(t, []byte("=cut")):
+		a.open = false
+		return false
+	case a.markdown && (bytes.HasPrefix(t, []byte("#")) || bytes.HasPrefix(t, []byte("=="))):
+		title = bytes.TrimLeft(t, "#=")
+	default:
+		return a.open
+	}
+	title = bytes.Trim(title, " \t\"'*:")
+	a.open = false
+	for _, s := range sectionNames {
+		if equalFold(title, s) {
+			a.open = true
+		}
+	}
+	return false
+}

@@ -76,6 +76,12 @@ func TestAttribution(t *testing.T) {
 		{"comment after code", "lib/x.py", "import os\n# ask fay.example@mailhost.io", []string{"warning"}},
 		{"comment past the header lines", "lib/x.py", strings.Repeat("#\n", 25) + "# gus.example@mailhost.io", []string{"warning"}},
 		{"header lines in a message", "", "# hal.example@mailhost.io", []string{"warning"}},
+		// A document's authors section.
+		{"man page author", "man/man1/tool.1", strings.Repeat(".TP\n", 30) + ".SH AUTHOR\nSam Example (sam.example@mailhost.io)\n.SH SEE ALSO\nmail tia.example@mailhost.io", []string{"note", "warning"}},
+		{"pod author", "build/release", strings.Repeat("x\n", 30) + "=head1 AUTHOR\n\numa example, C<< <uma.example@mailhost.io> >>\n\n=cut\nmy $to = 'vic.example@mailhost.io';", []string{"note", "warning"}},
+		{"markdown authors heading", "README.md", strings.Repeat("x\n", 30) + "## Authors\n- wes.example@mailhost.io\n## Usage\nwrite to xia.example@mailhost.io", []string{"note", "warning"}},
+		{"a hash comment is no heading in code", "lib/x.py", strings.Repeat("x = 1\n", 30) + "# Authors\nuser = 'yan.example@mailhost.io'", []string{"warning"}},
+		{"authors section in a fixture", "tests/data/tool.1", strings.Repeat(".TP\n", 30) + ".SH AUTHOR\nzed.example@mailhost.io", []string{"warning"}},
 		// Change logs credit an entry's author in parentheses.
 		{"changelog entry author", "History.txt", "  * Added a proxy key (ida.example@mailhost.io)\n  * Fixed x (jo.example@mailhost.io).", []string{"note", "note"}},
 		{"changelog entry author first", "CHANGES", "   Kim Example (kim.example@mailhost.io): fixed y", []string{"note"}},

@@ -160,6 +160,8 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	// header: the file's leading comment block (not for messages, and
 	// not in fixtures, whose header comments are fixture data).
 	header := headerComment{code: message || f.Path == "" || inFixtureDir(f.Path)}
+	section := authorSection{markdown: docs}
+	sections := !message && f.Path != "" && !inFixtureDir(f.Path)
 	// prevCont: the previous line continued a credit.
 	prevCont := false
 	for i := range f.Lines {
@@ -179,6 +181,9 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 			inManifest = true
 		}
 		inHeader := header.next(f.Lines[i])
+		if sections && section.next(text) {
+			inHeader = true // an authors section reads as a header
+		}
 		if trailers[i] {
 			continue // a commit's people, not a leak
 		}
