@@ -257,7 +257,17 @@ func manifestCredit(kind manifestKind, line []byte, start, end int) bool {
 		return false
 	}
 	// The string is the address, or a person: Name <address> (url).
-	return bytes.Count(inner, []byte("@")) == 1
+	switch bytes.Count(inner, []byte("@")) {
+	case 1:
+		return true
+	case 2:
+		// A person whose name is an address too: "address <address>"
+		// (npm's contributor strings, written from git's ident when the
+		// author's name was left as an address).
+		lt := bytes.Index(inner, []byte(" <"))
+		return lt > 0 && bytes.IndexByte(inner[:lt], ' ') < 0 && bytes.IndexByte(inner[:lt], '@') > 0 && bytes.IndexByte(inner[lt:], '>') > 0
+	}
+	return false
 }
 
 // keyringUID reports a user ID line of a GPG key listing ("uid

@@ -65,6 +65,8 @@ func TestCredits(t *testing.T) {
 		{"a user record is not a gem", "lib/seed.rb", "User.create do |u|\n  u.name = \"Ida\"\n  u.email = \"ida.example@mailhost.io\"\nend", []string{"warning"}},
 		{"after the gem block ends", "Rakefile", "Gem::Specification.new do |s|\n  s.summary = \"x\"\nend\nUser.new do |s|\n  s.email = \"jo.example@mailhost.io\"\nend", []string{"warning"}},
 		{"a comparison is not an assignment", "Rakefile", "Gem::Specification.new do |s|\n  raise if s.email == \"kim.example@mailhost.io\"\nend", []string{"warning"}},
+		{"npm contributor named by an address", "package.json", `    "ana.example@mailhost.io <ana.ex@mailhost.io>",`, []string{"note", "note"}},
+		{"two addresses in one element", "package.json", `    "bo.example@mailhost.io cy.example@mailhost.io",`, []string{"warning", "warning"}},
 		{"gem fields without the opener", "Rakefile", "    gem.name        = \"pkg\"\n    gem.summary     = %Q{one line}\n    gem.email       = \"mo.example@mailhost.io\"\n  end\nNOTIFY = \"nia.example@mailhost.io\"", []string{"note", "warning"}},
 		{"hoe fields without the opener", "Rakefile", "  p.description = \"pkg\"\n  p.author      = \"Oli Example\"\n  p.email       = \"oli.example@mailhost.io\"", []string{"note"}},
 		{"a record's fields without the opener", "lib/seed.rb", "  u.name = \"Pat\"\n  u.email = \"pat.example@mailhost.io\"", []string{"warning"}},
