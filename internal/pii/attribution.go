@@ -506,3 +506,27 @@ func (a *authorSection) next(line []byte) bool {
 	}
 	return false
 }
+
+// shortlogLine reports a line of a contributor table as git shortlog -sn
+// and git-extras' git summary print it: a commit count, a tab or a run of
+// blanks, the author's name (sometimes an address, when that is the name
+// git recorded) and, for git summary, a share ("  12\tName   3.4%").
+func shortlogLine(line []byte) bool {
+	t := bytes.TrimLeft(line, " \t")
+	n := 0
+	for n < len(t) && isDigit(t[n]) {
+		n++
+	}
+	if n == 0 || n == len(t) || (t[n] != '\t' && !bytes.HasPrefix(t[n:], []byte("  "))) {
+		return false
+	}
+	rest := bytes.TrimRight(t[n:], " \t\r")
+	if bytes.HasSuffix(rest, []byte("%")) {
+		k := len(rest) - 1
+		for k > 0 && (isDigit(rest[k-1]) || rest[k-1] == '.') {
+			k--
+		}
+		return k < len(rest)-1 && (rest[k-1] == ' ' || rest[k-1] == '\t')
+	}
+	return t[n] == '\t'
+}

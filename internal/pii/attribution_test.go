@@ -76,6 +76,11 @@ func TestAttribution(t *testing.T) {
 		{"comment after code", "lib/x.py", "import os\n# ask fay.example@mailhost.io", []string{"warning"}},
 		{"comment past the header lines", "lib/x.py", strings.Repeat("#\n", 25) + "# gus.example@mailhost.io", []string{"warning"}},
 		{"header lines in a message", "", "# hal.example@mailhost.io", []string{"warning"}},
+		// A contributor table as git shortlog -sn and git summary print it.
+		{"git summary table", "Readme.md", "     1\tana.example@mailhost.io      0.1%", []string{"note"}},
+		{"git shortlog table", "docs/people.md", "   12\tbo.example@mailhost.io", []string{"note"}},
+		{"a numbered note is no table", "README.md", "1. write to cy.example@mailhost.io", []string{"warning"}},
+		{"a table in code", "src/x.txt.go", "     1\tdee.example@mailhost.io      0.1%", []string{"warning"}},
 		// A document's authors section.
 		{"man page author", "man/man1/tool.1", strings.Repeat(".TP\n", 30) + ".SH AUTHOR\nSam Example (sam.example@mailhost.io)\n.SH SEE ALSO\nmail tia.example@mailhost.io", []string{"note", "warning"}},
 		{"pod author", "build/release", strings.Repeat("x\n", 30) + "=head1 AUTHOR\n\numa example, C<< <uma.example@mailhost.io> >>\n\n=cut\nmy $to = 'vic.example@mailhost.io';", []string{"note", "warning"}},

@@ -200,7 +200,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 					}
 					switch {
 					case credits || inAuthors || inManifest || manifestCredit(mkind, text, start, end) || attributedOnLine(text, start) ||
-						(readme && escapedCredit(text, start, end)) || (changelog && (identForm(text, start, end) || changelogEntryCredit(text, start, end))) ||
+						(readme && (escapedCredit(text, start, end) || shortlogLine(text))) || (changelog && (identForm(text, start, end) || changelogEntryCredit(text, start, end))) ||
 						inHeader:
 						sev, desc = finding.SeverityNote, attributionDescription
 					case message && messageCredit(f.Lines, i, start, end):
