@@ -463,6 +463,36 @@ func (h *headerComment) next(l scanner.Line) bool {
 	return false
 }
 
+// headerCredit reports an address on a header comment line written as a
+// credit: in git's ident form ("Name <address>"), after a name of two or
+// more capitalised words and a dash or comma ("Given Surname - address",
+// "Given Surname, address"), or after the word "by" ("a helper, by
+// address"). A bare address in a header ("contact: address", "run for
+// address") is not: a header comment is where a file names its people,
+// but also where a script notes whom it is for.
+func headerCredit(line []byte, start, end int) bool {
+	if identForm(line, start, end) {
+		return true
+	}
+	head := bytes.TrimRight(line[:start], " \t(")
+	if hasSuffixFold(head, "by") && !isAlpha(before(head, len(head)-2)) {
+		return true
+	}
+	if len(head) == 0 || (head[len(head)-1] != '-' && head[len(head)-1] != ',') {
+		return false
+	}
+	words := bytes.Fields(head[:len(head)-1])
+	if len(words) < 2 {
+		return false
+	}
+	for _, w := range words[len(words)-2:] {
+		if !isUpper(w[0]) && w[0] < 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
 // authorSection tracks, across the added lines of a file, a document
 // section whose heading names the authors: a man page's ".SH AUTHOR",
 // Perl POD's "=head1 AUTHOR", and in documentation a Markdown or

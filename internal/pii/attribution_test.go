@@ -72,6 +72,9 @@ func TestAttribution(t *testing.T) {
 		// A file's header comment names its authors and translators.
 		{"translator in a header", "language/tool.lang-xx.php", "<?php\n/**\n * Xx language file\n * @package Tool\n * Version by Ana Example <ana.example@mailhost.io>\n * Bo Example - bo.example@mailhost.io\n */\n$L['x'] = 'cy.example@mailhost.io';", []string{"note", "note", "warning"}},
 		{"header by address", "lib/x.py", "#!/usr/bin/env python\n# x.py: a helper, by dee.example@mailhost.io\nimport os", []string{"note"}},
+		// A header comment's bare address is no credit: whom a script is for.
+		{"header bare address", "scripts/export.sh", "#!/bin/sh\n# Export the ledger for fay.example@mailhost.io\n# contact: gil.example@mailhost.io\n# TODO - hal.example@mailhost.io\nset -e", []string{"warning", "warning", "warning"}},
+		{"header name and comma", "src/x.c", "/*\n * Ida Example, ida.example@mailhost.io\n */\nint x;", []string{"note"}},
 		{"header comment in a fixture", "tests/data/x.php", "<?php\n/* Version by Eve Example <eve.example@mailhost.io> */", []string{"warning"}},
 		{"comment after code", "lib/x.py", "import os\n# ask fay.example@mailhost.io", []string{"warning"}},
 		{"comment past the header lines", "lib/x.py", strings.Repeat("#\n", 25) + "# gus.example@mailhost.io", []string{"warning"}},

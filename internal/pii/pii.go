@@ -181,9 +181,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 			inManifest = true
 		}
 		inHeader := header.next(f.Lines[i])
-		if sections && section.next(text) {
-			inHeader = true // an authors section reads as a header
-		}
+		inSection := sections && section.next(text)
 		if trailers[i] {
 			continue // a commit's people, not a leak
 		}
@@ -201,7 +199,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 					switch {
 					case credits || inAuthors || inManifest || manifestCredit(mkind, text, start, end) || attributedOnLine(text, start) ||
 						(readme && (escapedCredit(text, start, end) || shortlogLine(text))) || (changelog && (identForm(text, start, end) || changelogEntryCredit(text, start, end))) ||
-						inHeader:
+						inSection || (inHeader && headerCredit(text, start, end)):
 						sev, desc = finding.SeverityNote, attributionDescription
 					case message && messageCredit(f.Lines, i, start, end):
 						sev, desc = finding.SeverityNote, attributionDescription
