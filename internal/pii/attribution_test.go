@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/privscan/privscan/finding"
-	"github.com/privscan/privscan/scanner"
 )
 
 // TestAttribution: an address that credits a file's or a change's author
@@ -119,19 +118,7 @@ func TestAttribution(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			f := &scanner.Fragment{Kind: finding.KindDiff, Path: c.path}
-			for i, l := range strings.Split(c.text, "\n") {
-				f.Lines = append(f.Lines, scanner.Line{Number: i + 1, Text: []byte(l)})
-			}
-			var got []string
-			d.Detect(f, func(m scanner.Match) {
-				if m.RuleID == "pii/email" {
-					got = append(got, m.Severity.String())
-					if m.Description == "" {
-						t.Error("no description")
-					}
-				}
-			})
+			got := emailSeverities(t, d, fragmentOf(finding.KindDiff, c.path, c.text))
 			if fmt.Sprint(got) != fmt.Sprint(c.want) {
 				t.Errorf("severities %v, want %v", got, c.want)
 			}

@@ -9,6 +9,32 @@ import (
 	"github.com/privscan/privscan/scanner"
 )
 
+// fragmentOf returns a fragment of kind at path whose lines, numbered
+// from 1, are text's.
+func fragmentOf(kind finding.Kind, path, text string) *scanner.Fragment {
+	f := &scanner.Fragment{Kind: kind, Path: path}
+	for i, l := range strings.Split(text, "\n") {
+		f.Lines = append(f.Lines, scanner.Line{Number: i + 1, Text: []byte(l)})
+	}
+	return f
+}
+
+// emailSeverities returns the severity of each email finding d reports in
+// f, in order; a finding without a description fails t.
+func emailSeverities(t *testing.T, d *Detector, f *scanner.Fragment) []string {
+	t.Helper()
+	var got []string
+	d.Detect(f, func(m scanner.Match) {
+		if m.RuleID == "pii/email" {
+			got = append(got, m.Severity.String())
+			if m.Description == "" {
+				t.Error("no description")
+			}
+		}
+	})
+	return got
+}
+
 // only returns a Detector with just the named detector on.
 func only(t testing.TB, name string, skipTest bool) *Detector {
 	t.Helper()

@@ -122,19 +122,11 @@ func TestMessageCredits(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			f := &scanner.Fragment{Kind: c.kind}
+			path := ""
 			if c.kind == finding.KindDiff {
-				f.Path = "src/x.go"
+				path = "src/x.go"
 			}
-			for i, l := range strings.Split(c.msg, "\n") {
-				f.Lines = append(f.Lines, scanner.Line{Number: i + 1, Text: []byte(l)})
-			}
-			var got []string
-			d.Detect(f, func(m scanner.Match) {
-				if m.RuleID == "pii/email" {
-					got = append(got, m.Severity.String())
-				}
-			})
+			got := emailSeverities(t, d, fragmentOf(c.kind, path, c.msg))
 			if fmt.Sprint(got) != fmt.Sprint(c.want) {
 				t.Errorf("severities %v, want %v", got, c.want)
 			}
