@@ -175,14 +175,7 @@ func runSeal(env *Env, b *broker.Broker, key, keyFile, out string, t tableSource
 	}
 	source := describeSource(info)
 	fmt.Fprintf(env.Stdout, "sealed %d rule%s, %d value%s (from %s) into %s (%d bytes)\n", counts.Rules, plural(counts.Rules), counts.Values, plural(counts.Values), source, out, size)
-	for i := range c.Rules {
-		if line := recordRuleLine(c.Rules[i].ID, c.Rules[i].Record); line != "" {
-			fmt.Fprintln(env.Stdout, line)
-		}
-	}
-	if keyFile != "" {
-		fmt.Fprintf(env.Stdout, "seal key written to %s (mode 0600): keep it secret (a CI secret, a password manager); scans read it from PRIVSCAN_SEAL_KEY or a seal-key entry in the key map\n", keyFile)
-	}
+	reportSealEnd(env.Stdout, c.Rules, keyFile)
 	return nil
 }
 
@@ -294,15 +287,22 @@ func runSealTable(env *Env, t tableSource, abs func(string) string, sealKey []by
 		into = fmt.Sprintf("%s and %s … %s, %d parts of at most %d rows (%d bytes in all)", out, filepath.Base(catalog.PartName(out, 2)), filepath.Base(catalog.PartName(out, res.Parts)), res.Parts, slices.Max(res.PartRows), total)
 	}
 	fmt.Fprintf(env.Stdout, "sealed %d rule%s, %d value%s (from %s) into %s\n", len(res.Rules), plural(len(res.Rules)), values, plural(values), source, into)
-	for i := range res.Rules {
-		if line := recordRuleLine(res.Rules[i].ID, res.Rules[i].Record); line != "" {
-			fmt.Fprintln(env.Stdout, line)
+	reportSealEnd(env.Stdout, res.Rules, keyFile)
+	return nil
+}
+
+// reportSealEnd ends a seal's report, Markdown's or a table's: a line per
+// record rule (rule IDs and settings only) and, when the seal key was
+// generated, where it was written.
+func reportSealEnd(w io.Writer, rules []catalog.Rule, keyFile string) {
+	for i := range rules {
+		if line := recordRuleLine(rules[i].ID, rules[i].Record); line != "" {
+			fmt.Fprintln(w, line)
 		}
 	}
 	if keyFile != "" {
-		fmt.Fprintf(env.Stdout, "seal key written to %s (mode 0600): keep it secret (a CI secret, a password manager); scans read it from PRIVSCAN_SEAL_KEY or a seal-key entry in the key map\n", keyFile)
+		fmt.Fprintf(w, "seal key written to %s (mode 0600): keep it secret (a CI secret, a password manager); scans read it from PRIVSCAN_SEAL_KEY or a seal-key entry in the key map\n", keyFile)
 	}
-	return nil
 }
 
 // recordRuleLine describes rule id's part in record rules, rec, for the
