@@ -273,7 +273,7 @@ func (s *diffSource) Fragments(ctx context.Context, yield func(*scanner.Fragment
 	if s.msgFrom != nil {
 		from = append(from, s.msgFrom)
 	}
-	list, err := w.limited(ctx, []*object.Commit{s.msgTo}, from)
+	list, err := w.limited(ctx, []*object.Commit{s.msgTo}, from, nil)
 	if err != nil {
 		return err
 	}

@@ -194,8 +194,11 @@ func (w *walker) next(ctx context.Context) (*commitInfo, error) {
 // limited walks the commits reachable from include and not from exclude,
 // like git's limited revision walk: the whole range is listed first (only
 // commit IDs and messages are kept), so that clock skew cannot let an
-// excluded commit through.
-func (w *walker) limited(ctx context.Context, include, exclude []*object.Commit) ([]*commitInfo, error) {
+// excluded commit through. each, unless nil, is called with every commit
+// as it is listed, in the list's order, before the list is known to be
+// final: a commit given to each may be missing from the result, when a
+// commit listed later turns out to reach it from an excluded one.
+func (w *walker) limited(ctx context.Context, include, exclude []*object.Commit, each func(*commitInfo)) ([]*commitInfo, error) {
 	for _, c := range exclude {
 		w.push(c, flagUninteresting)
 	}
@@ -220,7 +223,11 @@ func (w *walker) limited(ctx context.Context, include, exclude []*object.Commit)
 					return nil, err
 				}
 			}
-			list = append(list, w.info(c))
+			ci := w.info(c)
+			list = append(list, ci)
+			if each != nil {
+				each(ci)
+			}
 		}
 		if w.interesting == 0 {
 			if slop--; slop == 0 {
@@ -251,8 +258,10 @@ func (w *walker) limited(ctx context.Context, include, exclude []*object.Commit)
 // A walk without exclusions streams: fragments are yielded while the walk
 // goes on, with a bounded number of commits in flight, and only the set of
 // walked commit IDs grows with the history (as in git). A range with
-// exclusions ("a..b", "a...b") is listed first, like git's limited walk,
-// keeping the range's commit IDs and messages. Commits are diffed in
+// exclusions ("a..b", "a...b") is listed in full before its first
+// fragment is yielded, like git's limited walk, keeping the range's commit
+// IDs and messages; the commits listed so far are diffed meanwhile, their
+// fragments held back within a bound. Commits are diffed in
 // parallel (see SetWorkers). The Repo must stay open while the source is
 // used.
 func (r *Repo) History(rangeSpec string, paths []string) (scanner.Source, error) {
@@ -328,6 +337,7 @@ type historySource struct {
 	walked           atomic.Int64 // commits handed to the workers (tests)
 	blobs            *blobCache   // the last walk's, for its counters (tests)
 	onTotal          func(commits int)
+	beforeFinal      func() // called before a listing becomes final (tests)
 }
 
 // OnTotal asks the source to call fn with the number of commits it walks
@@ -341,6 +351,13 @@ type histJob struct {
 	ci  *commitInfo
 	out chan *scanner.Fragment
 	err error
+
+	// While a limited walk is listed, the worker holds the job's first
+	// fragments back in ahead (see listing), and closes aheadDone when it
+	// stops; the rest go to out. aheadDone is nil for unlimited walks.
+	ahead      []*scanner.Fragment
+	aheadBytes int64
+	aheadDone  chan struct{}
 }
 
 // Fragments implements scanner.Source.
@@ -361,22 +378,19 @@ func (h *historySource) Fragments(ctx context.Context, yield func(*scanner.Fragm
 	}
 	w := newWalker(st, h.r.shallowSet())
 	var next func() (*commitInfo, error)
+	var lst *listing
+	var wg sync.WaitGroup
 	if len(h.exclude) > 0 {
-		list, err := w.limited(ctx, h.include, h.exclude)
-		if err != nil {
-			return err
-		}
-		if h.onTotal != nil && h.ps.all() {
-			h.onTotal(len(list))
-		}
-		next = func() (*commitInfo, error) {
-			if len(list) == 0 {
-				return nil, nil
-			}
-			ci := list[0]
-			list = list[1:]
-			return ci, nil
-		}
+		// The range is listed beside the diffs: workers start on the
+		// commits listed so far while the rest is listed, and the
+		// consumer yields nothing until the list is final.
+		lst = newListing(int64(h.r.limits.listAhead))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			lst.run(ctx, w, h.include, h.exclude, h.beforeFinal)
+		}()
+		next = func() (*commitInfo, error) { return lst.next(ctx) }
 	} else {
 		for _, c := range h.include {
 			w.push(c, 0)
@@ -409,7 +423,6 @@ func (h *historySource) Fragments(ctx context.Context, yield func(*scanner.Fragm
 	walkErr := make(chan error, 1)
 	blobs := newBlobCache(h.r.limits.blob)
 	h.blobs = blobs
-	var wg sync.WaitGroup
 
 	wg.Add(1)
 	go func() {
@@ -426,6 +439,9 @@ func (h *historySource) Fragments(ctx context.Context, yield func(*scanner.Fragm
 				return
 			}
 			j := &histJob{ci: ci, out: make(chan *scanner.Fragment, 64)}
+			if lst != nil {
+				j.aheadDone = make(chan struct{})
+			}
 			select {
 			case order <- j:
 			case <-ctx.Done():
@@ -436,6 +452,9 @@ func (h *historySource) Fragments(ctx context.Context, yield func(*scanner.Fragm
 				h.walked.Add(1)
 			case <-ctx.Done():
 				j.err = ctx.Err()
+				if j.aheadDone != nil {
+					close(j.aheadDone)
+				}
 				close(j.out)
 				return
 			}
@@ -450,7 +469,17 @@ func (h *historySource) Fragments(ctx context.Context, yield func(*scanner.Fragm
 			defer ws.Close()
 			p := newProcessor(ws, blobs, h.r.limits.tree)
 			for j := range jobs {
+				ahead := j.aheadDone != nil
 				j.err = p.commitFragments(ctx, j.ci, h.ps, func(f *scanner.Fragment) error {
+					if ahead {
+						if n := fragmentBytes(f); lst.hold(n) {
+							j.ahead = append(j.ahead, f)
+							j.aheadBytes += n
+							return nil
+						}
+						ahead = false
+						close(j.aheadDone)
+					}
 					select {
 					case j.out <- f:
 						return nil
@@ -458,19 +487,73 @@ func (h *historySource) Fragments(ctx context.Context, yield func(*scanner.Fragm
 						return ctx.Err()
 					}
 				})
+				if ahead {
+					close(j.aheadDone)
+				}
 				close(j.out)
 			}
 		}()
 	}
 
+	var pending []*histJob // jobs taken from order while the list is not final
+	var listed <-chan struct{}
+	if lst != nil {
+		listed = lst.ended
+	}
 consume:
-	for j := range order {
+	for {
+		if listed != nil {
+			select {
+			case j, ok := <-order:
+				if ok {
+					pending = append(pending, j)
+					continue
+				}
+				<-listed
+			case <-listed:
+			}
+			listed = nil
+			if lst.err != nil {
+				err = lst.err
+				break
+			}
+			if h.onTotal != nil && h.ps.all() {
+				h.onTotal(lst.total)
+			}
+		}
+		var j *histJob
+		if len(pending) > 0 {
+			j, pending = pending[0], pending[1:]
+		} else {
+			var ok bool
+			if j, ok = <-order; !ok {
+				break
+			}
+		}
+		// A commit listed, then excluded when the list became final, was
+		// diffed for nothing: its fragments are dropped.
+		keep := lst == nil || !lst.dropped[j.ci.hash]
+		if j.aheadDone != nil {
+			<-j.aheadDone
+			lst.release(j.aheadBytes)
+			for _, f := range j.ahead {
+				if keep {
+					if err = yield(f); err != nil {
+						break consume
+					}
+				}
+			}
+			j.ahead = nil
+		}
 		for f := range j.out {
+			if !keep {
+				continue
+			}
 			if err = yield(f); err != nil {
 				break consume
 			}
 		}
-		if j.err != nil {
+		if j.err != nil && keep {
 			err = j.err
 			break
 		}
@@ -489,6 +572,126 @@ consume:
 		err = parent.Err()
 	}
 	return err
+}
+
+// listAheadBytes bounds the fragments that workers hold back while a
+// limited walk is still being listed (see listing).
+const listAheadBytes = 8 << 20
+
+// listing is a limited walk's list of commits (see walker.limited), filled
+// by one goroutine while workers already diff the commits listed so far.
+// Until the list is final the consumer yields nothing, so the workers hold
+// their fragments back, up to listAheadBytes in all, then wait. A commit
+// that leaves the list when it becomes final (clock skew) is dropped.
+type listing struct {
+	mu   sync.Mutex
+	list []*commitInfo // as listed so far
+	i    int           // the next commit to hand out
+	more chan struct{} // signals an append (capacity 1)
+
+	ended   chan struct{} // closed when the list is final; then:
+	err     error
+	total   int                    // commits in the final list
+	dropped map[plumbing.Hash]bool // listed, then excluded
+
+	room atomic.Int64 // bytes of fragments that may still be held back
+}
+
+func newListing(room int64) *listing {
+	l := &listing{more: make(chan struct{}, 1), ended: make(chan struct{})}
+	l.room.Store(room)
+	return l
+}
+
+// run lists the range and makes the list final. beforeFinal, unless nil,
+// is called between the two (tests).
+func (l *listing) run(ctx context.Context, w *walker, include, exclude []*object.Commit, beforeFinal func()) {
+	final, err := w.limited(ctx, include, exclude, func(ci *commitInfo) {
+		l.mu.Lock()
+		l.list = append(l.list, ci)
+		l.mu.Unlock()
+		select {
+		case l.more <- struct{}{}:
+		default:
+		}
+	})
+	if beforeFinal != nil {
+		beforeFinal()
+	}
+	l.mu.Lock()
+	l.err = err
+	l.total = len(final)
+	if err == nil && len(final) < len(l.list) {
+		// final is l.list without the excluded commits, in order.
+		l.dropped = map[plumbing.Hash]bool{}
+		k := 0
+		for _, ci := range l.list {
+			if k < len(final) && final[k] == ci {
+				k++
+				continue
+			}
+			l.dropped[ci.hash] = true
+		}
+	}
+	l.mu.Unlock()
+	close(l.ended)
+}
+
+// next returns the next commit to diff, or nil at the end of the list;
+// once the list is final it skips the commits dropped from it.
+func (l *listing) next(ctx context.Context) (*commitInfo, error) {
+	for {
+		l.mu.Lock()
+		if l.i < len(l.list) {
+			ci := l.list[l.i]
+			l.i++
+			skip := l.dropped[ci.hash]
+			l.mu.Unlock()
+			if skip {
+				continue
+			}
+			return ci, nil
+		}
+		l.mu.Unlock()
+		select {
+		case <-l.more:
+		case <-l.ended:
+			l.mu.Lock()
+			done := l.i >= len(l.list)
+			l.mu.Unlock()
+			if done {
+				return nil, l.err
+			}
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// hold reports whether a fragment of n bytes may be held back: only while
+// the list is not final, and within listAheadBytes.
+func (l *listing) hold(n int64) bool {
+	select {
+	case <-l.ended:
+		return false
+	default:
+	}
+	if l.room.Add(-n) < 0 {
+		l.room.Add(n)
+		return false
+	}
+	return true
+}
+
+func (l *listing) release(n int64) { l.room.Add(n) }
+
+// fragmentBytes approximates the memory a fragment holds.
+func fragmentBytes(f *scanner.Fragment) int64 {
+	n := int64(len(f.Path) + 64)
+	for _, ln := range f.Lines {
+		n += int64(len(ln.Text)) + 32
+	}
+	return n
 }
 
 // commitFragments emits a commit's message and the fragments of its patch.
@@ -553,7 +756,7 @@ func (r *Repo) CountCommits(ctx context.Context, rangeSpec string) (int, error) 
 	if len(h.exclude) > 0 {
 		st := r.objects()
 		defer st.Close()
-		list, err := newWalker(st, r.shallowSet()).limited(ctx, h.include, h.exclude)
+		list, err := newWalker(st, r.shallowSet()).limited(ctx, h.include, h.exclude, nil)
 		return len(list), err
 	}
 	return h.countUnlimited(ctx)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"sort"
@@ -340,6 +341,80 @@ func TestHistoryTotalAndDates(t *testing.T) {
 			}
 			if frags == 0 {
 				t.Error("no fragment")
+			}
+		})
+	}
+}
+
+// TestHistoryListedAhead checks a range walked while it is still being
+// listed (see listing): a commit listed first and excluded when the list
+// becomes final (clock skew: an excluded commit older than its parent) was
+// already handed to a worker, and none of its fragments may come out; the
+// rest come out as git log gives them, whether the workers held their
+// fragments back or had to stream them (a budget of one byte).
+func TestHistoryListedAhead(t *testing.T) {
+	f := newFixture(t)
+	at := func(tick int, msg string, files ...string) string {
+		for _, p := range files {
+			f.write(p, fmt.Sprintf("%s in %s\nsecond line\n", msg, p))
+		}
+		f.tick = tick - 1 // commit dates the commit tick seconds in
+		return f.commit(msg)
+	}
+	at(1, "root", "a.txt")
+	y := at(50, "y", "a.txt", "b.txt")
+	f.git("branch", "x")
+	at(60, "p", "c.txt", "d.txt")
+	at(100, "h", "a.txt", "e.txt")
+	f.git("checkout", "-q", "x")
+	at(10, "x", "f.txt") // older than its parent y
+	f.git("checkout", "-q", "main")
+
+	const rng = "x..main"
+	wantIDs := strings.Fields(f.git("log", "--format=%H", rng))
+	if len(wantIDs) != 2 || slices.Contains(wantIDs, y) {
+		t.Fatalf("fixture: git log %s = %v, want h and p without y", rng, wantIDs)
+	}
+	want := f.gitAdded(f.dir, "log", rng)
+
+	for _, room := range []int{listAheadBytes, 1} {
+		t.Run(fmt.Sprint(room), func(t *testing.T) {
+			r := open(t, f.dir)
+			r.SetWorkers(2)
+			r.limits.listAhead = room
+			src, err := r.History(rng, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := src.(*historySource)
+			// The list becomes final only once y, listed before x
+			// excludes it, was handed to a worker.
+			h.beforeFinal = func() {
+				for h.walked.Load() < 3 {
+					runtime.Gosched()
+				}
+			}
+			total := -1
+			h.OnTotal(func(n int) { total = n })
+			got := collect(t, src)
+			var ids []string
+			for _, m := range got.messages {
+				ids = append(ids, m.Commit)
+			}
+			if !reflect.DeepEqual(ids, wantIDs) {
+				t.Errorf("messages = %v, want %v", ids, wantIDs)
+			}
+			for _, fr := range got.frags {
+				if fr.Commit == y {
+					t.Errorf("fragment %q of the excluded commit y", fr.Path)
+				}
+			}
+			compareAdded(t, "git log "+rng, got.lines, want)
+			if total != 2 {
+				t.Errorf("OnTotal gave %d, want 2", total)
+			}
+			if n := h.walked.Load(); n != 3 {
+				t.Errorf("%d commits handed to workers, want 3 (y speculatively)", n)
 			}
 		})
 	}
