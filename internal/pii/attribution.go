@@ -159,7 +159,10 @@ func ciRecipient(line []byte) bool {
 var ciKeys = []string{"email", "recipients"}
 
 // authorKeys are the keys (lower case) whose list items name people.
-var authorKeys = []string{"author", "authors", "maintainer", "maintainers", "contributors", "credits", "owners"}
+// commit_author and committer open the block of the identity a release
+// tool commits with (goreleaser's "commit_author:" with "name:" and
+// "email:" under it).
+var authorKeys = []string{"author", "authors", "maintainer", "maintainers", "contributors", "credits", "owners", "commit_author", "committer"}
 
 // next updates the block with line and reports whether line is inside it.
 func (a *authorBlock) next(line []byte) bool {

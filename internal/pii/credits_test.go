@@ -55,7 +55,7 @@ func TestCredits(t *testing.T) {
 		{"history entry header", "HISTORY.md", "Sun Dec 4 18:48:03 2015  Wes Example <wes.example@mailhost.io>", []string{"note"}},
 		{"history doubled brackets", "History.md", "* [[`e98b8d1`](https://mailhost.io/c/e98b8d1)] - fix: x (#1758) (Wes Example <<wes.example@mailhost.io>>)", []string{"note"}},
 		{"history credit by", "docs/HISTORY.rdoc", "- Faster parsing, by Wes Example <wes.example@mailhost.io>", []string{"note"}},
-		{"history bare address", "NEWS", "- Report bugs to wes.example@mailhost.io", []string{"warning"}},
+		{"history bare address", "NEWS", "- Forward the export to wes.example@mailhost.io", []string{"warning"}},
 		// Gem specification fields in any Ruby file.
 		{"gem spec in a Rakefile", "Rakefile", "Gem::Specification.new do |s|\n  s.name = \"pkg\"\n  s.email = \"ana.example@mailhost.io\"\n  s.authors = [\"Ana Example\", \"Bo Example <bo.example@mailhost.io>\"]\nend\nNOTIFY = \"cy.example@mailhost.io\"", []string{"note", "note", "warning"}},
 		{"a gem builder's block", "Rakefile", "  Jeweler::Tasks.new do |gem|\n    gem.name = \"pkg\"\n    gem.summary = %Q{one line}\n    gem.email = \"dee.example@mailhost.io\"\n    gem.authors = [\"dee\"]\n  end", []string{"note"}},

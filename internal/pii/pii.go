@@ -156,6 +156,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	third := thirdPartyPath(f.Path) || (!message && generatedFragment(f.Lines))
 	manifest := manifestState{kind: mkind}
 	ruby := rubyFile(f.Path)
+	python := pythonModule(f.Path)
 	var gem gemBlock
 	// header: the file's leading comment block (not for messages, and
 	// not in fixtures, whose header comments are fixture data).
@@ -199,7 +200,8 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 					switch {
 					case credits || inAuthors || inManifest || manifestCredit(mkind, text, start, end) || attributedOnLine(text, start) ||
 						(readme && (escapedCredit(text, start, end) || shortlogLine(text))) || (changelog && (identForm(text, start, end) || changelogEntryCredit(text, start, end))) ||
-						inSection || (inHeader && headerCredit(text, start, end)):
+						inSection || (inHeader && headerCredit(text, start, end)) ||
+						(python && dunderEmail(text, start)) || gitIdentity(text, start):
 						sev, desc = finding.SeverityNote, attributionDescription
 					case message && messageCredit(f.Lines, i, start, end):
 						sev, desc = finding.SeverityNote, attributionDescription
@@ -207,6 +209,10 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 						sev, desc = finding.SeverityNote, thirdPartyDescription
 					case docs && (mailtoContact(text, start) || mailtoLinkText(text, start, end) || listContact(text, start, end)):
 						sev, desc = finding.SeverityNote, contactDescription
+					case !message && bugContact(text, start) && !inFixtureDir(f.Path):
+						// A bug-report contact, in files (not in messages,
+						// not in fixtures).
+						sev, desc = finding.SeverityNote, bugContactDescription
 					}
 				}
 				emit(scanner.Match{

@@ -1,0 +1,66 @@
+package pii
+
+import "bytes"
+
+// bugContactDescription describes an email finding named as where to
+// report bugs or send patches.
+const bugContactDescription = "An email address named as where to report bugs or send patches: a contact published on purpose, reported as a note."
+
+// bugVerbs and bugObjects are the words (lower case) of a sentence that
+// asks for bug reports or patches: a verb of sending or reporting and
+// what is sent ("Report bugs to", "Send bug reports to", "Please send
+// patches to", "report the problem to … and/or to").
+var (
+	bugVerbs   = []string{"report", "reports", "reported", "reporting", "send", "sent", "submit", "submitted", "mail", "mailed", "email", "e-mail", "post", "forward", "direct"}
+	bugObjects = []string{"bug", "bugs", "patch", "patches", "problem", "problems", "issue", "issues"}
+)
+
+// bugContact reports an address that its sentence names as where to
+// report bugs or send patches: the sentence (the line's text between
+// ". ", "! " or "? " before the address) holds a verb of reporting or
+// sending and a bug, a patch, a problem or an issue, and the word right
+// before the address is "to" ("Report bugs to <address>.", "Send bug
+// reports to: address", "Please send patches to <address>", "report the
+// problem to your system manager and/or to address"). GNU's tools and
+// autotools scripts write it in their --help text and headers, and
+// projects in their READMEs: a contact published to be written to, like
+// a mailing list. An address on another line than the request, or after
+// other words ("ask address about the bug"), keeps the warning.
+func bugContact(line []byte, start int) bool {
+	s := 0
+	for k := start - 1; k > 0; k-- {
+		if (line[k] == ' ' || line[k] == '\t') && (line[k-1] == '.' || line[k-1] == '!' || line[k-1] == '?') {
+			s = k
+			break
+		}
+	}
+	head := bytes.TrimRight(line[s:start], " \t\"'`<(:[")
+	if !hasSuffixFold(head, "to") || isAlpha(before(head, len(head)-2)) {
+		return false
+	}
+	head = head[:len(head)-2]
+	var verb, object bool
+	for i := 0; i < len(head); {
+		if !isAlpha(head[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(head) && (isAlpha(head[j]) || (head[j] == '-' && isAlpha(at(head, j+1)))) {
+			j++
+		}
+		w := head[i:j]
+		for _, v := range bugVerbs {
+			if equalFold(w, v) {
+				verb = true
+			}
+		}
+		for _, o := range bugObjects {
+			if equalFold(w, o) {
+				object = true
+			}
+		}
+		i = j
+	}
+	return verb && object
+}

@@ -1,0 +1,130 @@
+package pii
+
+import (
+	"bytes"
+	"path"
+)
+
+// Configured identities and module metadata: an address that a file
+// configures as the author of commits (git's user.email, a release
+// tool's commit_author, a committer's environment variable) or that a
+// Python package publishes as a module attribute (__email__) is the same
+// metadata as a commit's author or a manifest's author_email, already
+// read as credits. Both are read by their grammar: the key that names
+// the identity, not a list of tools.
+
+// gitIdentity reports, on its line, an address configured as the
+// identity git records in commits: after "git config [--global]
+// user.email" or "git -c user.email=" (a CI script, a Dockerfile, a
+// workflow's run step), or as the value of a key that names a commit's
+// author or committer (see identityKey): goreleaser's "commit_author:"
+// inline, "committer: Name <address>" of a pull-request action,
+// GIT_COMMITTER_EMAIL=…, commit_user_email: ….
+func gitIdentity(line []byte, start int) bool {
+	head := bytes.TrimRight(line[:start], " \t\"'=`")
+	if hasSuffixFold(head, "user.email") && !isWord(before(head, len(head)-10)) && wordIn(head[:len(head)-10], "git") {
+		return true
+	}
+	key, ok := lineKey(line[:start])
+	return ok && identityKey(key)
+}
+
+// wordIn reports whether b holds w (lower case) as a whole word.
+func wordIn(b []byte, w string) bool {
+	for i := 0; i+len(w) <= len(b); i++ {
+		if equalFold(b[i:i+len(w)], w) && !isWord(before(b, i)) && !isWord(at(b, i+len(w))) {
+			return true
+		}
+	}
+	return false
+}
+
+// lineKey returns the key a line assigns before its value: "key: …",
+// "key = …", "KEY=…", "export KEY=…", "ENV KEY …" is not read; a YAML
+// list item's "- key: …" and a quoted key ("key": …) are.
+func lineKey(head []byte) ([]byte, bool) {
+	t := bytes.TrimLeft(head, " \t")
+	t = bytes.TrimPrefix(t, []byte("- "))
+	t = bytes.TrimPrefix(t, []byte("export "))
+	t = bytes.TrimLeft(t, " \t\"'")
+	k := 0
+	for k < len(t) && (isWord(t[k]) || t[k] == '-' || t[k] == '.') {
+		k++
+	}
+	if k == 0 {
+		return nil, false
+	}
+	rest := bytes.TrimLeft(t[k:], " \t\"'")
+	if len(rest) == 0 || (rest[0] != ':' && rest[0] != '=') || at(rest, 1) == '=' {
+		return nil, false
+	}
+	return t[:k], true
+}
+
+// identityKey reports a key that names the identity git records for a
+// commit: its words (split at '_', '-', '.') hold "committer", or hold
+// "commit" or "git" together with "author", "email" or "user"
+// (commit_author, commit_user_email, GIT_COMMITTER_EMAIL, git_email,
+// git-user-email). "email", "author_email" alone and "gitlab_email" are
+// not such keys (author keys are read as credits elsewhere).
+func identityKey(key []byte) bool {
+	var git, committer, who bool
+	for len(key) > 0 {
+		k := 0
+		for k < len(key) && key[k] != '_' && key[k] != '-' && key[k] != '.' {
+			k++
+		}
+		w := key[:k]
+		switch {
+		case equalFold(w, "committer"):
+			committer = true
+		case equalFold(w, "commit"), equalFold(w, "git"):
+			git = true
+		case equalFold(w, "author"), equalFold(w, "email"), equalFold(w, "user"):
+			who = true
+		}
+		if k == len(key) {
+			break
+		}
+		key = key[k+1:]
+	}
+	return committer || (git && who)
+}
+
+// pythonModule reports a Python source file outside test, fixture and
+// example directories.
+func pythonModule(p string) bool {
+	return p != "" && path.Ext(p) == ".py" && !inFixtureDir(p)
+}
+
+// dunderEmails are the module attributes (PEP 8's "module level
+// dunders", the convention of __author__ and __version__) that publish a
+// package's contact address.
+var dunderEmails = []string{"__email__", "__author_email__", "__maintainer_email__", "__contact__"}
+
+// dunderEmail reports an address assigned at a module's top level to a
+// metadata dunder ("__email__ = \"address\"", "__email__: str = …"): the
+// module-attribute form of a package's author_email, published with the
+// package as __author__ is. Only at the top level (no indentation) and
+// only an assignment: a test that asserts the attribute's value
+// ("assert \"address\" == pkg.__email__") is a fixture, and keeps the
+// warning.
+func dunderEmail(line []byte, start int) bool {
+	head := line[:start]
+	for _, d := range dunderEmails {
+		if !bytes.HasPrefix(head, []byte(d)) {
+			continue
+		}
+		rest := bytes.TrimLeft(head[len(d):], " \t")
+		if len(rest) > 0 && rest[0] == ':' {
+			// An annotation: "__email__: str = …".
+			e := bytes.IndexByte(rest, '=')
+			if e < 0 {
+				return false
+			}
+			rest = rest[e:]
+		}
+		return len(rest) > 0 && rest[0] == '=' && at(rest, 1) != '='
+	}
+	return false
+}

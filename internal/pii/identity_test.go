@@ -1,0 +1,118 @@
+package pii
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/privscan/privscan/finding"
+	"github.com/privscan/privscan/scanner"
+)
+
+// TestRound9Rules: bug-report contacts, a package's __email__ and a
+// configured git identity are notes; the same addresses in other
+// sentences, lines, keys or in fixtures keep the warning. Synthetic names
+// and hosts only; each fragment is the added lines alone, as a diff
+// gives them.
+func TestRound9Rules(t *testing.T) {
+	d, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, path string
+		kind       finding.Kind
+		text       string
+		want       []string // severity of each email finding, in order
+	}{
+		// Bug-report contacts.
+		{"report bugs to", "src/main.c", finding.KindDiff, `  puts("Report bugs to <bug-tool@mailhost.io>.");`, []string{"note"}},
+		{"report bugs and patches to", "build-aux/config.sub", finding.KindDiff, `Report bugs and patches to <cfg-patches@mailhost.io>."`, []string{"note"}},
+		{"send bug reports to", "build-aux/missing", finding.KindDiff, `Send bug reports to <bug-tool@mailhost.io>."`, []string{"note"}},
+		{"please send patches to, in the second sentence", "build-aux/config.guess", finding.KindDiff, "# Submit a context diff. Please send patches to <ana.example@mailhost.io>.", []string{"note"}},
+		{"report the problem to x and/or to", "m4/libtool.m4", finding.KindDiff, "*** report the problem to your system manager and/or to bo.example@mailhost.io", []string{"note"}},
+		{"report bugs to:", "README", finding.KindDiff, "Report bugs to: cy.example@mailhost.io", []string{"note"}},
+		{"passive", "README.md", finding.KindDiff, "Bugs should be reported to dee.example@mailhost.io.", []string{"note"}},
+		{"issues in a change log", "NEWS", finding.KindDiff, "- Report bugs to wes.example@mailhost.io", []string{"note"}},
+		// Not a bug-report contact.
+		{"request on the line before", "m4/libtool.m4", finding.KindDiff, "*** may want to report the problem to your system manager and/or to\n*** eve.example@mailhost.io", []string{"warning"}},
+		{"other words after to", "src/x.go", finding.KindDiff, "// report the bug to the team, ask fay.example@mailhost.io", []string{"warning"}},
+		{"sending something else", "src/x.go", finding.KindDiff, "// send the invoice to gus.example@mailhost.io", []string{"warning"}},
+		{"no verb", "src/x.go", finding.KindDiff, "// bugs go to hal.example@mailhost.io", []string{"warning"}},
+		{"another sentence", "README.md", finding.KindDiff, "We fix bugs fast. Write to ida.example@mailhost.io", []string{"warning"}},
+		{"to inside a word", "src/x.go", finding.KindDiff, "// report bugs into jo.example@mailhost.io", []string{"warning"}},
+		{"in a fixture", "testdata/help.txt", finding.KindDiff, "Report bugs to <kim.example@mailhost.io>.", []string{"warning"}},
+		{"in a commit message", "", finding.KindCommitMessage, "Fix x\n\nReport bugs to <lu.example@mailhost.io>.", []string{"warning"}},
+		// __email__.
+		{"dunder email", "pkg/__init__.py", finding.KindDiff, "__author__ = \"Ana Example\"\n__email__ = \"ana.example@mailhost.io\"", []string{"note"}},
+		{"dunder email alone", "src/pkg/__about__.py", finding.KindDiff, `__email__ = "bo.example@mailhost.io"`, []string{"note"}},
+		{"dunder email annotated", "pkg/__init__.py", finding.KindDiff, `__email__: str = "cy.example@mailhost.io"`, []string{"note"}},
+		{"dunder maintainer email", "pkg/version.py", finding.KindDiff, `__maintainer_email__ = 'dee.example@mailhost.io'`, []string{"note"}},
+		{"dunder email asserted in a test", "tests/test_packaging.py", finding.KindDiff, `            assert "eve.example@mailhost.io" == pkg.__email__`, []string{"warning"}},
+		{"dunder email in a test module", "tests/test_meta.py", finding.KindDiff, `__email__ = "fay.example@mailhost.io"`, []string{"warning"}},
+		{"dunder email compared", "pkg/check.py", finding.KindDiff, `__email__ == "gus.example@mailhost.io"`, []string{"warning"}},
+		{"dunder email indented", "pkg/mod.py", finding.KindDiff, `    __email__ = "hal.example@mailhost.io"`, []string{"warning"}},
+		{"dunder email outside python", "pkg/meta.rb", finding.KindDiff, `__email__ = "ida.example@mailhost.io"`, []string{"warning"}},
+		{"other dunder", "pkg/__init__.py", finding.KindDiff, `__support__ = "jo.example@mailhost.io"`, []string{"warning"}},
+		// A configured git identity.
+		{"goreleaser commit_author", ".goreleaser.yml", finding.KindDiff, "brews:\n  - name: tool\n    commit_author:\n      name: Ana Example\n      email: ana.example@mailhost.io\n    folder: Formula\n    description: x\n    extra: bo.example@mailhost.io", []string{"note", "warning"}},
+		{"goreleaser commit_author alone", ".goreleaser.yaml", finding.KindDiff, "  commit_author:\n    name: Cy Example\n    email: cy.example@mailhost.io", []string{"note"}},
+		{"commit_author inline", ".goreleaser.yml", finding.KindDiff, "    commit_author: {name: Dee Example, email: dee.example@mailhost.io}", []string{"note"}},
+		{"git config user.email", ".travis/docs.sh", finding.KindDiff, "git config user.name \"Eve Example\"\ngit config user.email \"eve.example@mailhost.io\"", []string{"note"}},
+		{"git config --global in a Dockerfile", "gallery/Dockerfile", finding.KindDiff, "    && git config --global user.email \"fay.example@mailhost.io\" \\", []string{"note"}},
+		{"git -c user.email=", "scripts/release.sh", finding.KindDiff, "git -c user.email=gus.example@mailhost.io commit -m x", []string{"note"}},
+		{"committer env", ".github/workflows/docs.yml", finding.KindDiff, "          GIT_COMMITTER_EMAIL: hal.example@mailhost.io", []string{"note"}},
+		{"committer ident", ".github/workflows/bump.yml", finding.KindDiff, "          committer: Ida Example <ida.example@mailhost.io>", []string{"note"}},
+		{"commit_user_email", ".github/workflows/fmt.yml", finding.KindDiff, "          commit_user_email: jo.example@mailhost.io", []string{"note"}},
+		{"export git email", "ci/push.sh", finding.KindDiff, "export GIT_EMAIL=kim.example@mailhost.io", []string{"note"}},
+		// Not a git identity.
+		{"user.email without git", "config/app.properties", finding.KindDiff, "user.email=lu.example@mailhost.io", []string{"warning"}},
+		{"another key", ".github/workflows/ci.yml", finding.KindDiff, "          NOTIFY_EMAIL: mo.example@mailhost.io", []string{"warning"}},
+		{"gitlab key", "config/app.yml", finding.KindDiff, "gitlab_email: nia.example@mailhost.io", []string{"warning"}},
+		{"email under another block", "config/app.yml", finding.KindDiff, "notify:\n  email: oli.example@mailhost.io", []string{"warning"}},
+		{"git config user.name line", "ci/push.sh", finding.KindDiff, "git config user.name pat.example@mailhost.io", []string{"warning"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := &scanner.Fragment{Kind: c.kind, Path: c.path}
+			for i, l := range strings.Split(c.text, "\n") {
+				f.Lines = append(f.Lines, scanner.Line{Number: 10 + i, Text: []byte(l)})
+			}
+			var got []string
+			d.Detect(f, func(m scanner.Match) {
+				if m.RuleID == "pii/email" {
+					got = append(got, m.Severity.String())
+				}
+			})
+			if fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("severities %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+func TestIdentityKey(t *testing.T) {
+	cases := []struct {
+		key  string
+		want bool
+	}{
+		{"commit_author", true},
+		{"committer", true},
+		{"GIT_COMMITTER_EMAIL", true},
+		{"GIT_AUTHOR_EMAIL", true},
+		{"commit_user_email", true},
+		{"git-user-email", true},
+		{"git.email", true},
+		{"email", false},
+		{"author_email", false},
+		{"gitlab_email", false},
+		{"commits", false},
+		{"git", false},
+		{"", false},
+	}
+	for _, c := range cases {
+		if got := identityKey([]byte(c.key)); got != c.want {
+			t.Errorf("identityKey(%q) = %v, want %v", c.key, got, c.want)
+		}
+	}
+}
