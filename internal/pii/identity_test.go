@@ -71,6 +71,9 @@ func TestRound9Rules(t *testing.T) {
 		{"gitlab key", "config/app.yml", finding.KindDiff, "gitlab_email: nia.example@mailhost.io", []string{"warning"}},
 		{"email under another block", "config/app.yml", finding.KindDiff, "notify:\n  email: oli.example@mailhost.io", []string{"warning"}},
 		{"git config user.name line", "ci/push.sh", finding.KindDiff, "git config user.name pat.example@mailhost.io", []string{"warning"}},
+		{"git identity in a fixture", "testdata/repo/setup.sh", finding.KindDiff, "git config user.email \"quin.example@mailhost.io\"", []string{"warning"}},
+		{"committer in a test fixture", "test/fixtures/commit.yml", finding.KindDiff, "committer: Ray Example <ray.example@mailhost.io>", []string{"warning"}},
+		{"git identity in a commit message", "", finding.KindCommitMessage, "Fix CI\n\ngit config user.email sam.example@mailhost.io", []string{"warning"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
