@@ -210,7 +210,7 @@ func (s *diffSource) entries(ctx context.Context, sd side, p *processor, idx *in
 
 // Fragments implements scanner.Source.
 func (s *diffSource) Fragments(ctx context.Context, yield func(*scanner.Fragment) error) error {
-	p := newProcessor(s.r.store, newBlobCache(s.r.limits.blob), s.r.limits.tree)
+	p := newProcessor(s.r.store, newBlobCache(s.r.limits.blob, 0), s.r.limits.tree)
 	var changes []change
 	var idx *index.Index
 	if s.old.kind <= sideTree && s.new.kind <= sideTree {

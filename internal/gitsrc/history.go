@@ -421,7 +421,7 @@ func (h *historySource) Fragments(ctx context.Context, yield func(*scanner.Fragm
 	jobs := make(chan *histJob)
 	order := make(chan *histJob, 4*workers)
 	walkErr := make(chan error, 1)
-	blobs := newBlobCache(h.r.limits.blob)
+	blobs := newBlobCache(h.r.limits.blob, h.r.limits.ends)
 	h.blobs = blobs
 
 	wg.Add(1)

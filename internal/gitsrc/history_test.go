@@ -250,7 +250,7 @@ func TestHistoryMemoryFlat(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "long")
 	generateRepo(t, dir, 1200)
 	r := open(t, dir)
-	r.limits = cacheLimits{pack: 1 << 20, blob: 256 << 10, tree: 64 << 10}
+	r.limits = cacheLimits{pack: 1 << 20, blob: 256 << 10, ends: 64 << 10, tree: 64 << 10}
 	src, err := r.History("", nil)
 	if err != nil {
 		t.Fatal(err)

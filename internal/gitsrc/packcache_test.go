@@ -19,7 +19,7 @@ import (
 // cache gave a blob's records already split. It runs only when
 // PRIVSCAN_HISTORY_REPO names a repository (PRIVSCAN_HISTORY_RANGE, the
 // range; all of HEAD by default; PRIVSCAN_BLOB_CACHE_KIB, the blob cache's
-// size):
+// size; PRIVSCAN_ENDS_CACHE_KIB, the record ends cache's):
 //
 //	PRIVSCAN_HISTORY_REPO=/path/to/repo go test ./internal/gitsrc -run TestPackCacheSizes -v
 func TestPackCacheSizes(t *testing.T) {
@@ -32,6 +32,10 @@ func TestPackCacheSizes(t *testing.T) {
 	if v := os.Getenv("PRIVSCAN_BLOB_CACHE_KIB"); v != "" {
 		blobKiB, _ = strconv.Atoi(v)
 	}
+	endsKiB := -1
+	if v := os.Getenv("PRIVSCAN_ENDS_CACHE_KIB"); v != "" {
+		endsKiB, _ = strconv.Atoi(v)
+	}
 	for _, mb := range []int{4, 8, 12, 16, 32, 64} {
 		r, err := Open(dir)
 		if err != nil {
@@ -40,6 +44,9 @@ func TestPackCacheSizes(t *testing.T) {
 		r.limits.pack = mb << 20
 		if blobKiB > 0 {
 			r.limits.blob = blobKiB << 10
+		}
+		if endsKiB >= 0 {
+			r.limits.ends = endsKiB << 10
 		}
 		src, err := r.History(rng, nil)
 		if err != nil {
@@ -86,7 +93,9 @@ func TestPackCacheSizes(t *testing.T) {
 			mb, h, m, 100*float64(h)/float64(max(h+m, 1)), wall.Seconds()*1000, cpu.Seconds()*1000, float64(p)/(1<<20), lines)
 		bc := src.(*historySource).blobs
 		rh, rm := bc.recHits.Load(), bc.recMisses.Load()
-		t.Logf("  blob cache %d KiB: records reused %d, split %d (%.1f%% reused)", r.limits.blob>>10, rh, rm, 100*float64(rh)/float64(max(rh+rm, 1)))
+		hb, mb := bc.recHitBytes.Load(), bc.recMissBytes.Load()
+		t.Logf("  blob cache %d KiB, ends cache %d KiB: records reused %d, split %d (%.1f%% reused; %.1f%% of the bytes)",
+			r.limits.blob>>10, r.limits.ends>>10, rh, rm, 100*float64(rh)/float64(max(rh+rm, 1)), 100*float64(hb)/float64(max(hb+mb, 1)))
 		r.Close()
 	}
 }
