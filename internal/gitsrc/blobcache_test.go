@@ -85,3 +85,51 @@ func TestBlobCacheRecords(t *testing.T) {
 		})
 	}
 }
+
+// FuzzBlobCacheRecords runs a sequence of cache operations, read from ops
+// two bytes at a time (an operation, a blob among eight cut from text),
+// against caches of sizes taken from sizes, and checks that every
+// records call gives a fresh split's records and that the ends cache's
+// accounting holds.
+func FuzzBlobCacheRecords(f *testing.F) {
+	f.Add([]byte("a\nb\nc\n\nd"), []byte{0, 1, 1, 1, 2, 1, 1, 2, 0, 3, 1, 3}, uint16(64), uint16(40))
+	f.Add([]byte("x\r\ny\n"), []byte{1, 0, 1, 1, 1, 2, 2, 0, 1, 0}, uint16(0), uint16(4096))
+	f.Add([]byte(""), []byte{1, 0, 0, 0, 2, 0}, uint16(8), uint16(8))
+	f.Fuzz(func(t *testing.T, text, ops []byte, blobMax, endsMax uint16) {
+		// Eight blobs: text cut at eight points derived from its length.
+		var blobs [8][]byte
+		for i := range blobs {
+			lo := len(text) * i / 9
+			hi := len(text) * (i + 2) / 9
+			blobs[i] = text[lo:hi]
+		}
+		c := newBlobCache(int(blobMax), int(endsMax))
+		for len(ops) >= 2 {
+			op, k := ops[0]%4, int(ops[1]%8)
+			ops = ops[2:]
+			b := blobs[k]
+			h := plumbing.ComputeHash(plumbing.BlobObject, b)
+			switch op {
+			case 0:
+				c.put(h, b)
+			case 1, 3:
+				got, want := c.records(h, b), newRecords(b)
+				if !slices.Equal(got.ends, want.ends) || string(got.b) != string(want.b) {
+					t.Fatalf("blob %d: records %v, want %v", k, got.ends, want.ends)
+				}
+			case 2:
+				c.drop(h)
+				if _, ok := c.endsOf[h]; ok {
+					t.Fatalf("blob %d: ends cached after drop", k)
+				}
+			}
+			n := 0
+			for e := c.endsLL.Front(); e != nil; e = e.Next() {
+				n += 4 * cap(e.Value.(*endsItem).ends)
+			}
+			if n != c.endsSize || n > c.endsMax || len(c.endsOf) != c.endsLL.Len() {
+				t.Fatalf("ends cache: %d bytes in %d entries (%d in the map), accounted %d, bound %d", n, c.endsLL.Len(), len(c.endsOf), c.endsSize, c.endsMax)
+			}
+		}
+	})
+}
