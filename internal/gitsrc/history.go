@@ -421,7 +421,14 @@ func (h *historySource) Fragments(ctx context.Context, yield func(*scanner.Fragm
 	jobs := make(chan *histJob)
 	order := make(chan *histJob, 4*workers)
 	walkErr := make(chan error, 1)
-	blobs := newBlobCache(h.r.limits.blob, h.r.limits.ends)
+	ends := h.r.limits.ends
+	if ends == 0 {
+		ends = packCacheMin / endsCacheDiv
+		if ps := h.r.packSet(); ps != nil {
+			ends = ps.cache.max / endsCacheDiv
+		}
+	}
+	blobs := newBlobCache(h.r.limits.blob, ends)
 	h.blobs = blobs
 
 	wg.Add(1)

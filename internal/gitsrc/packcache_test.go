@@ -19,7 +19,8 @@ import (
 // cache gave a blob's records already split. It runs only when
 // PRIVSCAN_HISTORY_REPO names a repository (PRIVSCAN_HISTORY_RANGE, the
 // range; all of HEAD by default; PRIVSCAN_BLOB_CACHE_KIB, the blob cache's
-// size; PRIVSCAN_ENDS_CACHE_KIB, the record ends cache's):
+// size; PRIVSCAN_ENDS_CACHE_KIB, the record ends cache's, by default an eighth
+// of the pack cache's):
 //
 //	PRIVSCAN_HISTORY_REPO=/path/to/repo go test ./internal/gitsrc -run TestPackCacheSizes -v
 func TestPackCacheSizes(t *testing.T) {
@@ -32,7 +33,7 @@ func TestPackCacheSizes(t *testing.T) {
 	if v := os.Getenv("PRIVSCAN_BLOB_CACHE_KIB"); v != "" {
 		blobKiB, _ = strconv.Atoi(v)
 	}
-	endsKiB := -1
+	endsKiB := 0
 	if v := os.Getenv("PRIVSCAN_ENDS_CACHE_KIB"); v != "" {
 		endsKiB, _ = strconv.Atoi(v)
 	}
@@ -45,7 +46,7 @@ func TestPackCacheSizes(t *testing.T) {
 		if blobKiB > 0 {
 			r.limits.blob = blobKiB << 10
 		}
-		if endsKiB >= 0 {
+		if endsKiB > 0 {
 			r.limits.ends = endsKiB << 10
 		}
 		src, err := r.History(rng, nil)
@@ -95,7 +96,7 @@ func TestPackCacheSizes(t *testing.T) {
 		rh, rm := bc.recHits.Load(), bc.recMisses.Load()
 		hb, mb := bc.recHitBytes.Load(), bc.recMissBytes.Load()
 		t.Logf("  blob cache %d KiB, ends cache %d KiB: records reused %d, split %d (%.1f%% reused; %.1f%% of the bytes)",
-			r.limits.blob>>10, r.limits.ends>>10, rh, rm, 100*float64(rh)/float64(max(rh+rm, 1)), 100*float64(hb)/float64(max(hb+mb, 1)))
+			r.limits.blob>>10, bc.endsMax>>10, rh, rm, 100*float64(rh)/float64(max(rh+rm, 1)), 100*float64(hb)/float64(max(hb+mb, 1)))
 		r.Close()
 	}
 }

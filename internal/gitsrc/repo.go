@@ -76,9 +76,10 @@ type Repo struct {
 // cacheLimits bounds the caches of a Repo's sources, in bytes: the
 // packSet's decompressed objects (shared; 0: by the packs' size, see
 // packCacheSize), the blob cache of one source
-// (shared by its workers), its cache of record ends (history only), each
-// worker's tree cache generation, and the fragments held back while a
-// range is listed (see listing). Tests lower them.
+// (shared by its workers), its cache of record ends (history only; 0: an
+// eighth of the pack cache, see endsCacheDiv), each worker's tree cache
+// generation, and the fragments held back while a range is listed (see
+// listing). Tests lower them.
 type cacheLimits struct {
 	pack, blob, ends, tree, listAhead int
 }
@@ -116,7 +117,7 @@ func Open(dir string) (*Repo, error) {
 		dotgit:   fs,
 		objCache: cache.NewObjectLRU(objectCacheSize),
 		workers:  min(runtime.NumCPU(), 2),
-		limits:   cacheLimits{blob: blobCacheBytes, ends: endsCacheBytes, tree: treeCacheBytes, listAhead: listAheadBytes}, // pack: by size
+		limits:   cacheLimits{blob: blobCacheBytes, tree: treeCacheBytes, listAhead: listAheadBytes}, // pack: by size
 	}
 	if root != "" {
 		rel, err := filepath.Rel(root, abs)
