@@ -352,9 +352,12 @@ type histJob struct {
 	out chan *scanner.Fragment
 	err error
 
-	// While a limited walk is listed, the worker holds the job's first
-	// fragments back in ahead (see listing), and closes aheadDone when it
-	// stops; the rest go to out. aheadDone is nil for unlimited walks.
+	// Until the consumer reaches the job (head), the worker holds its
+	// fragments back in ahead, within the walk's aheadRoom, and closes
+	// aheadDone when it stops doing so; the rest go to out. So a worker
+	// goes on with later commits while the consumer waits for an earlier,
+	// larger one, and memory stays bounded.
+	head       atomic.Bool
 	ahead      []*scanner.Fragment
 	aheadBytes int64
 	aheadDone  chan struct{}
@@ -384,7 +387,7 @@ func (h *historySource) Fragments(ctx context.Context, yield func(*scanner.Fragm
 		// The range is listed beside the diffs: workers start on the
 		// commits listed so far while the rest is listed, and the
 		// consumer yields nothing until the list is final.
-		lst = newListing(int64(h.r.limits.listAhead))
+		lst = newListing()
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -419,7 +422,10 @@ func (h *historySource) Fragments(ctx context.Context, yield func(*scanner.Fragm
 
 	workers := max(h.r.workers, 1)
 	jobs := make(chan *histJob)
-	order := make(chan *histJob, 4*workers)
+	// The jobs in order are bounded by count; the fragments they hold
+	// back, by bytes (room).
+	order := make(chan *histJob, 64*workers)
+	room := newAheadRoom(int64(h.r.limits.ahead))
 	walkErr := make(chan error, 1)
 	ends := h.r.limits.ends
 	if ends == 0 {
@@ -445,10 +451,7 @@ func (h *historySource) Fragments(ctx context.Context, yield func(*scanner.Fragm
 			if ci == nil {
 				return
 			}
-			j := &histJob{ci: ci, out: make(chan *scanner.Fragment, 64)}
-			if lst != nil {
-				j.aheadDone = make(chan struct{})
-			}
+			j := &histJob{ci: ci, out: make(chan *scanner.Fragment, 64), aheadDone: make(chan struct{})}
 			select {
 			case order <- j:
 			case <-ctx.Done():
@@ -459,9 +462,7 @@ func (h *historySource) Fragments(ctx context.Context, yield func(*scanner.Fragm
 				h.walked.Add(1)
 			case <-ctx.Done():
 				j.err = ctx.Err()
-				if j.aheadDone != nil {
-					close(j.aheadDone)
-				}
+				close(j.aheadDone)
 				close(j.out)
 				return
 			}
@@ -476,10 +477,10 @@ func (h *historySource) Fragments(ctx context.Context, yield func(*scanner.Fragm
 			defer ws.Close()
 			p := newProcessor(ws, blobs, h.r.limits.tree)
 			for j := range jobs {
-				ahead := j.aheadDone != nil
+				ahead := true
 				j.err = p.commitFragments(ctx, j.ci, h.ps, func(f *scanner.Fragment) error {
 					if ahead {
-						if n := fragmentBytes(f); lst.hold(n) {
+						if n := fragmentBytes(f); !j.head.Load() && room.hold(n) {
 							j.ahead = append(j.ahead, f)
 							j.aheadBytes += n
 							return nil
@@ -540,18 +541,17 @@ consume:
 		// A commit listed, then excluded when the list became final, was
 		// diffed for nothing: its fragments are dropped.
 		keep := lst == nil || !lst.dropped[j.ci.hash]
-		if j.aheadDone != nil {
-			<-j.aheadDone
-			lst.release(j.aheadBytes)
-			for _, f := range j.ahead {
-				if keep {
-					if err = yield(f); err != nil {
-						break consume
-					}
+		j.head.Store(true)
+		<-j.aheadDone
+		room.release(j.aheadBytes)
+		for _, f := range j.ahead {
+			if keep {
+				if err = yield(f); err != nil {
+					break consume
 				}
 			}
-			j.ahead = nil
 		}
+		j.ahead = nil
 		for f := range j.out {
 			if !keep {
 				continue
@@ -581,15 +581,36 @@ consume:
 	return err
 }
 
-// listAheadBytes bounds the fragments that workers hold back while a
-// limited walk is still being listed (see listing).
-const listAheadBytes = 8 << 20
+// aheadBytes bounds the fragments that a walk's workers hold back for
+// commits the consumer has not reached yet (see histJob).
+const aheadBytes = 8 << 20
+
+// aheadRoom is what remains of a walk's aheadBytes.
+type aheadRoom struct{ n atomic.Int64 }
+
+func newAheadRoom(n int64) *aheadRoom {
+	r := &aheadRoom{}
+	r.n.Store(n)
+	return r
+}
+
+// hold reports whether a fragment of n bytes may be held back, and if so
+// takes its room.
+func (r *aheadRoom) hold(n int64) bool {
+	if r.n.Add(-n) < 0 {
+		r.n.Add(n)
+		return false
+	}
+	return true
+}
+
+func (r *aheadRoom) release(n int64) { r.n.Add(n) }
 
 // listing is a limited walk's list of commits (see walker.limited), filled
 // by one goroutine while workers already diff the commits listed so far.
-// Until the list is final the consumer yields nothing, so the workers hold
-// their fragments back, up to listAheadBytes in all, then wait. A commit
-// that leaves the list when it becomes final (clock skew) is dropped.
+// Until the list is final the consumer yields nothing (the workers hold
+// their fragments back, within aheadBytes, then wait). A commit that
+// leaves the list when it becomes final (clock skew) is dropped.
 type listing struct {
 	mu   sync.Mutex
 	list []*commitInfo // as listed so far
@@ -600,14 +621,10 @@ type listing struct {
 	err     error
 	total   int                    // commits in the final list
 	dropped map[plumbing.Hash]bool // listed, then excluded
-
-	room atomic.Int64 // bytes of fragments that may still be held back
 }
 
-func newListing(room int64) *listing {
-	l := &listing{more: make(chan struct{}, 1), ended: make(chan struct{})}
-	l.room.Store(room)
-	return l
+func newListing() *listing {
+	return &listing{more: make(chan struct{}, 1), ended: make(chan struct{})}
 }
 
 // run lists the range and makes the list final. beforeFinal, unless nil,
@@ -674,23 +691,6 @@ func (l *listing) next(ctx context.Context) (*commitInfo, error) {
 		}
 	}
 }
-
-// hold reports whether a fragment of n bytes may be held back: only while
-// the list is not final, and within listAheadBytes.
-func (l *listing) hold(n int64) bool {
-	select {
-	case <-l.ended:
-		return false
-	default:
-	}
-	if l.room.Add(-n) < 0 {
-		l.room.Add(n)
-		return false
-	}
-	return true
-}
-
-func (l *listing) release(n int64) { l.room.Add(n) }
 
 // fragmentBytes approximates the memory a fragment holds.
 func fragmentBytes(f *scanner.Fragment) int64 {

@@ -377,11 +377,11 @@ func TestHistoryListedAhead(t *testing.T) {
 	}
 	want := f.gitAdded(f.dir, "log", rng)
 
-	for _, room := range []int{listAheadBytes, 1} {
+	for _, room := range []int{aheadBytes, 1} {
 		t.Run(fmt.Sprint(room), func(t *testing.T) {
 			r := open(t, f.dir)
 			r.SetWorkers(2)
-			r.limits.listAhead = room
+			r.limits.ahead = room
 			src, err := r.History(rng, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -418,4 +418,54 @@ func TestHistoryListedAhead(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestHistoryWorkersGoAhead checks that the workers diff later commits
+// while the consumer is still busy with an earlier one (the consumer
+// blocks in its first fragment until every commit was handed to a worker:
+// with a queue bounded by count alone it would wait forever), and that the
+// held-back fragments then come out in git log's order.
+func TestHistoryWorkersGoAhead(t *testing.T) {
+	f := newFixture(t)
+	const n = 40
+	for i := 0; i < n; i++ {
+		f.write(fmt.Sprintf("f%d.txt", i%7), fmt.Sprintf("commit %d\n", i))
+		f.commit(fmt.Sprintf("c%d", i))
+	}
+	wantIDs := strings.Fields(f.git("log", "--format=%H"))
+	want := f.gitAdded(f.dir, "log")
+	r := open(t, f.dir)
+	r.SetWorkers(2)
+	src, err := r.History("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := src.(*historySource)
+	first := true
+	got := collect(t, sourceFunc(func(ctx context.Context, yield func(*scanner.Fragment) error) error {
+		return h.Fragments(ctx, func(fr *scanner.Fragment) error {
+			if first {
+				first = false
+				for h.walked.Load() < n {
+					runtime.Gosched()
+				}
+			}
+			return yield(fr)
+		})
+	}))
+	var ids []string
+	for _, m := range got.messages {
+		ids = append(ids, m.Commit)
+	}
+	if !reflect.DeepEqual(ids, wantIDs) {
+		t.Errorf("messages = %v, want %v", ids, wantIDs)
+	}
+	compareAdded(t, "git log", got.lines, want)
+}
+
+// sourceFunc is a scanner.Source made of a function.
+type sourceFunc func(ctx context.Context, yield func(*scanner.Fragment) error) error
+
+func (f sourceFunc) Fragments(ctx context.Context, yield func(*scanner.Fragment) error) error {
+	return f(ctx, yield)
 }

@@ -78,10 +78,10 @@ type Repo struct {
 // packCacheSize), the blob cache of one source
 // (shared by its workers), its cache of record ends (history only; 0: an
 // eighth of the pack cache, see endsCacheDiv), each worker's tree cache
-// generation, and the fragments held back while a range is listed (see
-// listing). Tests lower them.
+// generation, and the fragments its workers hold back for commits not
+// reached yet (see histJob). Tests lower them.
 type cacheLimits struct {
-	pack, blob, ends, tree, listAhead int
+	pack, blob, ends, tree, ahead int
 }
 
 // Open finds the repository containing dir, looking upward like git: a
@@ -117,7 +117,7 @@ func Open(dir string) (*Repo, error) {
 		dotgit:   fs,
 		objCache: cache.NewObjectLRU(objectCacheSize),
 		workers:  min(runtime.NumCPU(), 2),
-		limits:   cacheLimits{blob: blobCacheBytes, tree: treeCacheBytes, listAhead: listAheadBytes}, // pack: by size
+		limits:   cacheLimits{blob: blobCacheBytes, tree: treeCacheBytes, ahead: aheadBytes}, // pack: by size
 	}
 	if root != "" {
 		rel, err := filepath.Rel(root, abs)
