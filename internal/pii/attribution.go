@@ -435,7 +435,9 @@ func changelogEntryCredit(line []byte, start, end int) bool {
 	if before(line, start) != '(' || at(line, end) != ')' {
 		return false
 	}
-	rest := bytes.TrimRight(line[end+1:], " \t\r")
+	// The entry's own parentheses may close right after the address's
+	// ("(patches supplied by Name (address))").
+	rest := bytes.TrimLeft(bytes.TrimRight(line[end+1:], " \t\r"), ")")
 	return len(rest) == 0 || rest[0] == ':' || (len(rest) == 1 && (rest[0] == '.' || rest[0] == ','))
 }
 
@@ -525,7 +527,7 @@ func (a *authorSection) next(line []byte) bool {
 	case bytes.HasPrefix(t, []byte("=cut")):
 		a.open = false
 		return false
-	case a.markdown && (bytes.HasPrefix(t, []byte("#")) || bytes.HasPrefix(t, []byte("=="))):
+	case a.markdown && (bytes.HasPrefix(t, []byte("#")) || bytes.HasPrefix(t, []byte("==")) || bytes.HasPrefix(t, []byte("= "))):
 		title = bytes.TrimLeft(t, "#=")
 	default:
 		return a.open

@@ -148,7 +148,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 		trailers = trailerLines(f.Lines)
 	}
 	credits := attributionFile(f.Path)
-	docs := docFile(f.Path)
+	docs := docFile(f.Path) || extensionlessDoc(f.Path)
 	changelog := changelogFile(f.Path)
 	readme := docs || (f.Path != "" && len(path.Base(f.Path)) >= 6 && equalFold([]byte(path.Base(f.Path)[:6]), "readme"))
 	authors := authorBlock{ci: ciConfig(f.Path)}
@@ -162,6 +162,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	// not in fixtures, whose header comments are fixture data).
 	header := headerComment{code: message || f.Path == "" || inFixtureDir(f.Path)}
 	section := authorSection{markdown: docs}
+	var list creditList
 	sections := !message && f.Path != "" && !inFixtureDir(f.Path)
 	// prevCont: the previous line continued a credit.
 	prevCont := false
@@ -182,6 +183,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 			inManifest = true
 		}
 		inHeader := header.next(f.Lines[i])
+		inList := list.next(f.Lines[i], inHeader)
 		inSection := sections && section.next(text)
 		if trailers[i] {
 			continue // a commit's people, not a leak
@@ -200,7 +202,8 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 					switch {
 					case credits || inAuthors || inManifest || manifestCredit(mkind, text, start, end) || attributedOnLine(text, start) ||
 						(readme && (escapedCredit(text, start, end) || shortlogLine(text))) || (changelog && (identForm(text, start, end) || changelogEntryCredit(text, start, end))) ||
-						inSection || (inHeader && headerCredit(text, start, end)) ||
+						inSection || (inHeader && headerCredit(text, start, end)) || inList ||
+						(ruby && gemDSLPerson(text, start, end)) ||
 						(python && dunderEmail(text, start)) || (!message && gitIdentity(text, start) && !inFixtureDir(f.Path)):
 						sev, desc = finding.SeverityNote, attributionDescription
 					case message && messageCredit(f.Lines, i, start, end):
