@@ -69,7 +69,11 @@ func TestCredits(t *testing.T) {
 		{"gem fields without the opener", "Rakefile", "    gem.name        = \"pkg\"\n    gem.summary     = %Q{one line}\n    gem.email       = \"mo.example@mailhost.io\"\n  end\nNOTIFY = \"nia.example@mailhost.io\"", []string{"note", "warning"}},
 		{"hoe fields without the opener", "Rakefile", "  p.description = \"pkg\"\n  p.author      = \"Oli Example\"\n  p.email       = \"oli.example@mailhost.io\"", []string{"note"}},
 		{"a record's fields without the opener", "lib/seed.rb", "  u.name = \"Pat\"\n  u.email = \"pat.example@mailhost.io\"", []string{"warning"}},
-		{"email before any gem field", "Rakefile", "  gem.email = \"quinn.example@mailhost.io\"\n  gem.summary = \"x\"", []string{"warning"}},
+		// A gem-only field right after the email in the same hunk makes
+		// it a credit too (round 10, gemFieldAhead); a field of another
+		// kind, or another variable's, keeps the warning.
+		{"email before a gem field", "Rakefile", "  gem.email = \"quinn.example@mailhost.io\"\n  gem.summary = \"x\"", []string{"note"}},
+		{"email before no gem field", "Rakefile", "  gem.email = \"quinn.example@mailhost.io\"\n  gem.version = \"1\"\n  other.summary = \"x\"", []string{"warning"}},
 		{"a gem spec in a spec directory", "spec/support/gem_helper.rb", "Gem::Specification.new do |s|\n  s.email = \"lu.example@mailhost.io\"\nend", []string{"warning"}},
 		{"changelog in a fixture", "test/fixtures/CHANGELOG", "2024-01-15  Wes Example  <wes.example@mailhost.io>", []string{"warning"}},
 		{"thanks in a message", "x.txt", "Thanks wes.example@mailhost.io for the patch", []string{"note"}},

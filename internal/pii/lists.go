@@ -9,8 +9,9 @@ import (
 )
 
 // Round 10's rules: an authors list under a label in a file's header
-// comment, a gem-building DSL call that names a developer, documentation
-// files without an extension.
+// comment, a gem-building DSL call that names a developer, an email field
+// that a gem-only field follows in the same hunk, documentation files
+// without an extension.
 
 // creditLabels are the labels (lower case, without the colon) of a list
 // of a file's people in its header comment ("Authors:", "Translators:").
@@ -151,6 +152,32 @@ func gemDSLPerson(line []byte, start, end int) bool {
 	}
 	return false
 }
+
+// gemFieldAhead reports whether line i of lines assigns an email, authors
+// or author field on a variable ("s.email = …") that a following line of
+// the same hunk (consecutive line numbers, within gemLookahead lines)
+// assigns a gem-only field of gemSpecFields ("s.homepage = …"): the block
+// builds a gem's specification though its opener, and any gem-only field
+// before the email, are unchanged context the hunk does not show.
+func gemFieldAhead(lines []scanner.Line, i int) bool {
+	v, field := fieldAssignment(bytes.TrimLeft(lines[i].Text, " \t"))
+	if v == nil || (field != "email" && field != "authors" && field != "author") {
+		return false
+	}
+	for k := i + 1; k < len(lines) && k <= i+gemLookahead; k++ {
+		if lines[k].Number != lines[k-1].Number+1 {
+			return false
+		}
+		w, f := fieldAssignment(bytes.TrimLeft(lines[k].Text, " \t"))
+		if w != nil && bytes.Equal(w, v) && isGemSpecField(f) {
+			return true
+		}
+	}
+	return false
+}
+
+// gemLookahead is how many following lines gemFieldAhead reads.
+const gemLookahead = 8
 
 // docNames are the base names (upper case) of documentation files
 // written without an extension, as older projects name them.

@@ -80,6 +80,17 @@ func TestRound10Rules(t *testing.T) {
 			"  developer 'Fay Example', 'x' + 'fay.example@mailhost.io'", []string{"warning"}},
 		{"developer outside Ruby", "setup.py", finding.KindDiff, 20,
 			"  developer 'Gus Example', 'gus.example@mailhost.io'", []string{"warning"}},
+		// An email field a gem-only field follows.
+		{"email then homepage", "Rakefile", finding.KindDiff, 191,
+			"    s.email = \"hal.example@mailhost.io\"\n    s.homepage = \"https://example.test/tool\"", []string{"note"}},
+		{"email then a comment then rubyforge_project", "pkg/Rakefile", finding.KindDiff, 99,
+			"    s.email = \"ida.example@mailhost.io\"\n#    s.note = 1\n    s.rubyforge_project = \"tool\"", []string{"note"}},
+		{"email then another variable's field", "Rakefile", finding.KindDiff, 191,
+			"    s.email = \"jo.example@mailhost.io\"\n    t.homepage = \"https://example.test\"", []string{"warning"}},
+		{"email then a field after a gap", "Rakefile", finding.KindDiff, 191,
+			"    s.email = \"kim.example@mailhost.io\"\n    s.summary = \"x\"", []string{"note"}},
+		{"email then a non-gem field", "lib/mailer.rb", finding.KindDiff, 10,
+			"    m.email = \"lu.example@mailhost.io\"\n    m.subject = \"x\"", []string{"warning"}},
 		// Change log credits closing several parentheses.
 		{"changelog credit closing the entry", "CHANGES", finding.KindDiff, 20,
 			"* Switched the parser (patches supplied by Ana\n  Example (ana.example@mailhost.io))", []string{"note"}},
