@@ -187,3 +187,56 @@ func FuzzReleaseDir(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDetectPath runs the detector over arbitrary added lines of a file
+// at an arbitrary path, so that the rules that read the path and a
+// header comment (authors lists under a label, extensionless
+// documentation, gem-building DSL calls) see fuzzed input: it never
+// panics and every match is a valid span.
+func FuzzDetectPath(f *testing.F) {
+	f.Add("<?php\n/*\n * Authors:\n * - A B    a.b@mailhost.io, C c@mailhost.io\n * - d@mailhost.io\n */\nreturn [];", "src/Lang/xx.php", uint8(1))
+	f.Add("# Translators :\n# • e@mailhost.io\n#\t*\tf@mailhost.io\n# x g@mailhost.io", "po/x.sh", uint8(1))
+	f.Add("= T\n== Credits\n[<b>a@mailhost.io</b>] x\n= \nmailto:b@mailhost.io", "pkg/README", uint8(1))
+	f.Add("  developer 'A B', 'a@mailhost.io'\n  p.developer(\"C\", \"c@mailhost.io\")\n developer '', '@'\n,'d@mailhost.io'", "Rakefile", uint8(1))
+	f.Add("    s.email = \"a@mailhost.io\"\n    s.homepage = \"x\"\n s.=\n.email=", "Rakefile", uint8(1))
+	f.Add("* x (patches by A (a@mailhost.io))\n(b@mailhost.io))).\n(c@mailhost.io)))x", "CHANGES", uint8(1))
+	d, err := New(Config{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, text, p string, first uint8) {
+		fr := &scanner.Fragment{Kind: finding.KindDiff, Path: p}
+		for i, l := range strings.Split(text, "\n") {
+			fr.Lines = append(fr.Lines, scanner.Line{Number: int(first) + i, Text: []byte(l)})
+		}
+		d.Detect(fr, func(m scanner.Match) {
+			if m.Line < 0 || m.Line >= len(fr.Lines) {
+				t.Fatalf("%s: line %d of %d", m.RuleID, m.Line, len(fr.Lines))
+			}
+			if n := len(fr.Lines[m.Line].Text); m.Start < 0 || m.End > n || m.Start >= m.End {
+				t.Fatalf("%s: bad span [%d,%d) in %d bytes", m.RuleID, m.Start, m.End, n)
+			}
+		})
+	})
+}
+
+// FuzzGemDSLPerson reads arbitrary lines and spans as a gem-building DSL
+// call: it never panics, and a span it accepts is a quoted argument after
+// a comma.
+func FuzzGemDSLPerson(f *testing.F) {
+	for _, s := range []string{"  developer 'A B', 'a@mailhost.io'", "p.developer(\"C\", \"c@mailhost.io\")", "developer '', 'x'", "'a', 'b'", ".developer 'a','b'", "x"} {
+		f.Add(s, 0, len(s))
+		f.Add(s, len(s)/2, len(s)-1)
+	}
+	f.Fuzz(func(t *testing.T, line string, start, end int) {
+		if start < 1 || end <= start || end > len(line) {
+			return
+		}
+		b := []byte(line)
+		if gemDSLPerson(b, start, end) {
+			if q := b[start-1]; (q != '\'' && q != '"') || at(b, end) != q || !strings.Contains(line[:start], ",") {
+				t.Fatalf("gemDSLPerson(%q, %d, %d) = true without a quoted second argument", line, start, end)
+			}
+		}
+	})
+}
