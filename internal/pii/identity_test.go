@@ -2,11 +2,9 @@ package pii
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/privscan/privscan/finding"
-	"github.com/privscan/privscan/scanner"
 )
 
 // TestRound9Rules: bug-report contacts, a package's __email__ and a
@@ -77,16 +75,7 @@ func TestRound9Rules(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			f := &scanner.Fragment{Kind: c.kind, Path: c.path}
-			for i, l := range strings.Split(c.text, "\n") {
-				f.Lines = append(f.Lines, scanner.Line{Number: 10 + i, Text: []byte(l)})
-			}
-			var got []string
-			d.Detect(f, func(m scanner.Match) {
-				if m.RuleID == "pii/email" {
-					got = append(got, m.Severity.String())
-				}
-			})
+			got := emailSeverities(t, d, fragmentFrom(c.kind, c.path, 10, c.text))
 			if fmt.Sprint(got) != fmt.Sprint(c.want) {
 				t.Errorf("severities %v, want %v", got, c.want)
 			}

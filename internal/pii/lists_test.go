@@ -2,11 +2,9 @@ package pii
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/privscan/privscan/finding"
-	"github.com/privscan/privscan/scanner"
 )
 
 // TestRound10Rules: an authors list under a label in a header comment,
@@ -101,21 +99,12 @@ func TestRound10Rules(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			f := &scanner.Fragment{Kind: c.kind, Path: c.path}
-			lines := strings.Split(c.text, "\n")
-			for i, l := range lines {
-				f.Lines = append(f.Lines, scanner.Line{Number: c.first + i, Text: []byte(l)})
-			}
+			f := fragmentFrom(c.kind, c.path, c.first, c.text)
 			if c.name == "a label after a gap in line numbers" {
 				f.Lines = append(f.Lines[:2:2], f.Lines[3])
 				f.Lines[2].Number = 10
 			}
-			var got []string
-			d.Detect(f, func(m scanner.Match) {
-				if m.RuleID == "pii/email" {
-					got = append(got, m.Severity.String())
-				}
-			})
+			got := emailSeverities(t, d, f)
 			if fmt.Sprint(got) != fmt.Sprint(c.want) {
 				t.Errorf("severities %v, want %v", got, c.want)
 			}

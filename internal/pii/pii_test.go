@@ -12,9 +12,14 @@ import (
 // fragmentOf returns a fragment of kind at path whose lines, numbered
 // from 1, are text's.
 func fragmentOf(kind finding.Kind, path, text string) *scanner.Fragment {
+	return fragmentFrom(kind, path, 1, text)
+}
+
+// fragmentFrom is fragmentOf with the lines numbered from first.
+func fragmentFrom(kind finding.Kind, path string, first int, text string) *scanner.Fragment {
 	f := &scanner.Fragment{Kind: kind, Path: path}
 	for i, l := range strings.Split(text, "\n") {
-		f.Lines = append(f.Lines, scanner.Line{Number: i + 1, Text: []byte(l)})
+		f.Lines = append(f.Lines, scanner.Line{Number: first + i, Text: []byte(l)})
 	}
 	return f
 }
