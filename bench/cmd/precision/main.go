@@ -8,7 +8,7 @@
 //
 // A set (-set tuning=bench/precision-tuning.txt) is a list of public
 // repositories, one per line as `owner/name RANGE [kind…]`, cloned as
-// DIR/NAME/<name>; the report names them by owner/name and gives each set
+// DIR/NAME/<name> (DIR/NAME/<owner>+<name> for two of one name); the report names them by owner/name and gives each set
 // its own summary, with the reviewed false positives per family (trailer,
 // credit, url, mailto, other).
 //
@@ -78,7 +78,9 @@ type corpus struct {
 
 // readSet reads a list of `owner/name RANGE [kind…]` lines (blank lines
 // and # comments ignored) and places each repository at
-// corpora/set/<name>.
+// corpora/set/<name>, or at corpora/set/<owner>+<name> when another
+// repository of the list has the same name (urfave/cli and httpie/cli), so
+// that neither their clones nor their kept reports collide.
 func readSet(set, file, corpora string) ([]corpus, error) {
 	b, err := os.ReadFile(file)
 	if err != nil {
@@ -99,6 +101,20 @@ func readSet(set, file, corpora string) ([]corpus, error) {
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%s: no repositories", file)
+	}
+	names := make(map[string]int, len(out))
+	for _, c := range out {
+		names[filepath.Base(c.dir)]++
+	}
+	seen := make(map[string]bool, len(out))
+	for i, c := range out {
+		if seen[c.name] {
+			return nil, fmt.Errorf("%s: %s listed twice", file, c.name)
+		}
+		seen[c.name] = true
+		if names[filepath.Base(c.dir)] > 1 {
+			out[i].dir = filepath.Join(corpora, set, strings.Replace(c.name, "/", "+", 1))
+		}
 	}
 	return out, nil
 }

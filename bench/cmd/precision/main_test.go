@@ -20,7 +20,23 @@ func TestReadSet(t *testing.T) {
 	if len(cs) != len(want) || cs[0] != want[0] || cs[1] != want[1] {
 		t.Errorf("readSet = %+v, want %+v", cs, want)
 	}
-	for _, bad := range []string{"name A..B\n", "owner/name\n", "a/b/c A..B\n", "/name A\n", "# only a comment\n"} {
+	same := filepath.Join(dir, "same.txt")
+	if err := os.WriteFile(same, []byte("urfave/cli A..B\nowner/name HEAD\nhttpie/cli C\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs, err = readSet("tuning", same, "/c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = []corpus{
+		{dir: "/c/tuning/urfave+cli", rng: "A..B", name: "urfave/cli", set: "tuning"},
+		{dir: "/c/tuning/name", rng: "HEAD", name: "owner/name", set: "tuning"},
+		{dir: "/c/tuning/httpie+cli", rng: "C", name: "httpie/cli", set: "tuning"},
+	}
+	if len(cs) != len(want) || cs[0] != want[0] || cs[1] != want[1] || cs[2] != want[2] {
+		t.Errorf("readSet (two named cli) = %+v, want %+v", cs, want)
+	}
+	for _, bad := range []string{"name A..B\n", "owner/name\n", "a/b/c A..B\n", "/name A\n", "# only a comment\n", "owner/name A\nowner/name B\n"} {
 		f := filepath.Join(dir, "bad.txt")
 		if err := os.WriteFile(f, []byte(bad), 0o644); err != nil {
 			t.Fatal(err)
