@@ -156,18 +156,23 @@ func FuzzDetectFragment(f *testing.F) {
 		for i, l := range strings.Split(text, "\n") {
 			fr.Lines = append(fr.Lines, scanner.Line{Number: i + 1, Text: []byte(l)})
 		}
-		d.Detect(fr, func(m scanner.Match) {
-			if m.Line < 0 || m.Line >= len(fr.Lines) {
-				t.Fatalf("%s: line %d of %d", m.RuleID, m.Line, len(fr.Lines))
-			}
-			if n := len(fr.Lines[m.Line].Text); m.Start < 0 || m.End > n || m.Start >= m.End {
-				t.Fatalf("%s: bad span [%d,%d) in %d bytes", m.RuleID, m.Start, m.End, n)
-			}
-			if m.Severity < finding.SeverityNote || m.Severity > finding.SeverityError {
-				t.Fatalf("%s: severity %v", m.RuleID, m.Severity)
-			}
-		})
+		d.Detect(fr, func(m scanner.Match) { checkMatch(t, fr, m) })
 	})
+}
+
+// checkMatch fails t unless m is a valid match in fr: a line of fr, a
+// non-empty span within it, a known severity.
+func checkMatch(t *testing.T, fr *scanner.Fragment, m scanner.Match) {
+	t.Helper()
+	if m.Line < 0 || m.Line >= len(fr.Lines) {
+		t.Fatalf("%s: line %d of %d", m.RuleID, m.Line, len(fr.Lines))
+	}
+	if n := len(fr.Lines[m.Line].Text); m.Start < 0 || m.End > n || m.Start >= m.End {
+		t.Fatalf("%s: bad span [%d,%d) in %d bytes", m.RuleID, m.Start, m.End, n)
+	}
+	if m.Severity < finding.SeverityNote || m.Severity > finding.SeverityError {
+		t.Fatalf("%s: severity %v", m.RuleID, m.Severity)
+	}
 }
 
 // FuzzReleaseDir reads arbitrary path segments as a released version's
@@ -205,18 +210,8 @@ func FuzzDetectPath(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, text, p string, first uint8) {
-		fr := &scanner.Fragment{Kind: finding.KindDiff, Path: p}
-		for i, l := range strings.Split(text, "\n") {
-			fr.Lines = append(fr.Lines, scanner.Line{Number: int(first) + i, Text: []byte(l)})
-		}
-		d.Detect(fr, func(m scanner.Match) {
-			if m.Line < 0 || m.Line >= len(fr.Lines) {
-				t.Fatalf("%s: line %d of %d", m.RuleID, m.Line, len(fr.Lines))
-			}
-			if n := len(fr.Lines[m.Line].Text); m.Start < 0 || m.End > n || m.Start >= m.End {
-				t.Fatalf("%s: bad span [%d,%d) in %d bytes", m.RuleID, m.Start, m.End, n)
-			}
-		})
+		fr := fragmentFrom(finding.KindDiff, p, int(first), text)
+		d.Detect(fr, func(m scanner.Match) { checkMatch(t, fr, m) })
 	})
 }
 
