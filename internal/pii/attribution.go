@@ -441,6 +441,45 @@ func changelogEntryCredit(line []byte, start, end int) bool {
 	return len(rest) == 0 || rest[0] == ':' || (len(rest) == 1 && (rest[0] == '.' || rest[0] == ','))
 }
 
+// rpmChangelogEntry reports whether an address at start follows an RPM
+// %changelog entry's header date: "* Wed Jun 14 2023 Name <address> -
+// 1.2-3", the line format rpmbuild reads (a weekday and a month as three
+// letters, a day, a four-digit year), which signs each entry with its
+// packager's identity as a Debian changelog's " -- Name <address>" line
+// does. Spec files are copied under other names (x.spec.txt, in docs), so
+// the line's grammar decides, not the file's name.
+func rpmChangelogEntry(line []byte, start int) bool {
+	t := line[:start]
+	if !bytes.HasPrefix(t, []byte("* ")) {
+		return false
+	}
+	t = t[2:]
+	word := func(set string) bool {
+		if len(t) < 4 || t[3] != ' ' {
+			return false
+		}
+		for i := 0; i+3 <= len(set); i += 3 {
+			if equalFold(t[:3], set[i:i+3]) {
+				t = bytes.TrimLeft(t[4:], " ")
+				return true
+			}
+		}
+		return false
+	}
+	number := func(min, max int) bool {
+		k := 0
+		for k < len(t) && isDigit(t[k]) {
+			k++
+		}
+		if k < min || k > max || k == len(t) || t[k] != ' ' {
+			return false
+		}
+		t = bytes.TrimLeft(t[k:], " ")
+		return true
+	}
+	return word("montuewedthufrisatsun") && word("janfebmaraprmayjunjulaugsepoctnovdec") && number(1, 2) && number(4, 4)
+}
+
 // headerLines is how far into a file its header comment is looked for.
 const headerLines = 25
 

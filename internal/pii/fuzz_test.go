@@ -205,6 +205,7 @@ func FuzzDetectPath(f *testing.F) {
 	f.Add("  developer 'A B', 'a@mailhost.io'\n  p.developer(\"C\", \"c@mailhost.io\")\n developer '', '@'\n,'d@mailhost.io'", "Rakefile", uint8(1))
 	f.Add("    s.email = \"a@mailhost.io\"\n    s.homepage = \"x\"\n s.=\n.email=", "Rakefile", uint8(1))
 	f.Add("* x (patches by A (a@mailhost.io))\n(b@mailhost.io))).\n(c@mailhost.io)))x", "CHANGES", uint8(1))
+	f.Add("%changelog\n* Wed Jun 14 2023 A B <a@mailhost.io> - 1.2-3\n* Mon Jan  1 24 b@mailhost.io\n* Sun\n* Sun Dec 99999 c@mailhost.io", "x.spec.txt", uint8(1))
 	d, err := New(Config{})
 	if err != nil {
 		f.Fatal(err)

@@ -72,6 +72,16 @@ func TestRound9Rules(t *testing.T) {
 		{"git identity in a fixture", "testdata/repo/setup.sh", finding.KindDiff, "git config user.email \"quin.example@mailhost.io\"", []string{"warning"}},
 		{"committer in a test fixture", "test/fixtures/commit.yml", finding.KindDiff, "committer: Ray Example <ray.example@mailhost.io>", []string{"warning"}},
 		{"git identity in a commit message", "", finding.KindCommitMessage, "Fix CI\n\ngit config user.email sam.example@mailhost.io", []string{"warning"}},
+		// An RPM %changelog entry's header (held-out round 11).
+		{"rpm changelog entry", "extras/packaging/linux/fedora/pkg.spec.txt", finding.KindDiff, "Release: 1\n%changelog\n* Wed Jun 14 2023 Ana Example <ana.example@mailhost.io> - 1.2-3\n- Update to 1.2", []string{"note"}},
+		{"rpm changelog entry, bare address, one-digit day", "pkg.spec", finding.KindDiff, "Release: 1\n* Mon Jan  1 2024 bo.example@mailhost.io 1.0-1", []string{"note"}},
+		{"rpm changelog entry body", "pkg.spec", finding.KindDiff, "Release: 1\n* Wed Jun 14 2023 Cy Example <cy.example@mailhost.io> - 1.2-3\n- Export the ledger for dee.example@mailhost.io", []string{"note", "warning"}},
+		{"a list item without the date", "pkg.spec", finding.KindDiff, "Release: 1\n%changelog\n* Fixed the export for eve.example@mailhost.io", []string{"warning"}},
+		{"a two-digit year", "pkg.spec", finding.KindDiff, "Release: 1\n%changelog\n* Wed Jun 14 23 Fay Example <fay.example@mailhost.io>", []string{"warning"}},
+		{"not a weekday", "pkg.spec", finding.KindDiff, "Release: 1\n%changelog\n* Foo Jun 14 2023 Gus Example <gus.example@mailhost.io>", []string{"warning"}},
+		{"a dash, not a star", "pkg.spec", finding.KindDiff, "Release: 1\n%changelog\n- Wed Jun 14 2023 Hal Example <hal.example@mailhost.io>", []string{"warning"}},
+		{"rpm changelog entry in a fixture", "tests/fixtures/pkg.spec", finding.KindDiff, "Release: 1\n%changelog\n* Wed Jun 14 2023 Ida Example <ida.example@mailhost.io> - 1", []string{"warning"}},
+		{"rpm changelog entry in a commit message", "", finding.KindCommitMessage, "Bump\n\n* Wed Jun 14 2023 Jo Example <jo.example@mailhost.io> - 1", []string{"warning"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

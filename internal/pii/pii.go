@@ -204,7 +204,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 						(readme && (escapedCredit(text, start, end) || shortlogLine(text))) || (changelog && (identForm(text, start, end) || changelogEntryCredit(text, start, end))) ||
 						inSection || (inHeader && headerCredit(text, start, end)) || inList ||
 						(ruby && (gemDSLPerson(text, start, end) || gemFieldAhead(f.Lines, i))) ||
-						(python && dunderEmail(text, start)) || (!message && gitIdentity(text, start) && !inFixtureDir(f.Path)):
+						(python && dunderEmail(text, start)) || (!message && (gitIdentity(text, start) || rpmChangelogEntry(text, start)) && !inFixtureDir(f.Path)):
 						sev, desc = finding.SeverityNote, attributionDescription
 					case message && messageCredit(f.Lines, i, start, end):
 						sev, desc = finding.SeverityNote, attributionDescription
