@@ -109,12 +109,28 @@ func readAll(f *os.File) ([]byte, error) {
 	return data, nil
 }
 
+// errDecoderPanic stands for a panic of the TOML decoder: go-toml v2.2.3
+// panics while reporting an unknown quoted key with an escape in it
+// (`"a\bb" = 1`, found by FuzzParseRepo).
+var errDecoderPanic = errors.New("toml decoder panic")
+
+// decodeStrict decodes data into v, refusing unknown keys; a panic of the
+// decoder is an error.
+func decodeStrict(data []byte, v any) (err error) {
+	defer func() {
+		if recover() != nil {
+			err = errDecoderPanic
+		}
+	}()
+	dec := toml.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
 // Parse parses the contents of a .privscan.toml.
 func Parse(data []byte) (*Repo, error) {
 	var raw rawRepo
-	dec := toml.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&raw); err != nil {
+	if err := decodeStrict(data, &raw); err != nil {
 		// The decoder's messages quote the file: keep positions and key
 		// names privscan knows only.
 		var sm *toml.StrictMissingError

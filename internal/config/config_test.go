@@ -305,3 +305,12 @@ func FuzzParseIgnore(f *testing.F) {
 		}
 	})
 }
+
+// TestParseDecoderPanic: an unknown quoted key with an escape in it makes
+// go-toml v2.2.3 panic while it reports the key; Parse gives an error.
+func TestParseDecoderPanic(t *testing.T) {
+	_, err := Parse([]byte("\"0\\b0000\"=\"\""))
+	if err == nil || !strings.Contains(err.Error(), "invalid TOML") {
+		t.Fatalf("Parse = %v, want an invalid TOML error", err)
+	}
+}
