@@ -120,15 +120,27 @@ type rawColumn struct {
 	Search         *bool    `toml:"search"`
 }
 
+// decodeSchemaTOML decodes data into raw, refusing unknown keys. go-toml
+// v2.2.3 panics while it reports an unknown quoted key with an escape in
+// it (`"a\bb" = 1`); that panic is a decode error here.
+func decodeSchemaTOML(data []byte, raw *rawSchema) (err error) {
+	defer func() {
+		if recover() != nil {
+			err = errors.New("toml decoder panic")
+		}
+	}()
+	dec := toml.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	return dec.Decode(raw)
+}
+
 // ParseSchema parses a schema file (TOML). Its errors are *SchemaError.
 func ParseSchema(data []byte) (*Schema, error) {
 	if len(data) > MaxSchemaBytes {
 		return nil, &SchemaError{Reason: "larger than " + strconv.Itoa(MaxSchemaBytes) + " bytes"}
 	}
 	var raw rawSchema
-	dec := toml.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&raw); err != nil {
+	if err := decodeSchemaTOML(data, &raw); err != nil {
 		var sm *toml.StrictMissingError
 		if errors.As(err, &sm) && len(sm.Errors) > 0 {
 			row, _ := sm.Errors[0].Position()
