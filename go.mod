@@ -10,7 +10,7 @@ require (
 	github.com/klauspost/compress v1.17.11
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/owenrumney/go-sarif/v2 v2.3.3
-	github.com/pelletier/go-toml/v2 v2.2.3
+	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/rs/zerolog v1.33.0
 	github.com/zricethezav/gitleaks/v8 v8.30.1
 	gitlab.com/gitlab-org/api/client-go v1.46.0

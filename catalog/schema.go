@@ -120,9 +120,11 @@ type rawColumn struct {
 	Search         *bool    `toml:"search"`
 }
 
-// decodeSchemaTOML decodes data into raw, refusing unknown keys. go-toml
-// v2.2.3 panics while it reports an unknown quoted key with an escape in
-// it (`"a\bb" = 1`); that panic is a decode error here.
+// decodeSchemaTOML decodes data into raw, refusing unknown keys. A panic
+// of the decoder is a decode error here, so that hostile input never
+// crashes the process with the decoder's message (go-toml v2.2.3 panicked
+// while it reported an unknown quoted key with an escape in it,
+// `"a\bb" = 1`; v2.4.3 reports it).
 func decodeSchemaTOML(data []byte, raw *rawSchema) (err error) {
 	defer func() {
 		if recover() != nil {

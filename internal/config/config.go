@@ -109,9 +109,10 @@ func readAll(f *os.File) ([]byte, error) {
 	return data, nil
 }
 
-// errDecoderPanic stands for a panic of the TOML decoder: go-toml v2.2.3
-// panics while reporting an unknown quoted key with an escape in it
-// (`"a\bb" = 1`, found by FuzzParseRepo).
+// errDecoderPanic stands for a panic of the TOML decoder, so that hostile
+// input never crashes the process with the decoder's message (go-toml
+// v2.2.3 panicked while it reported an unknown quoted key with an escape
+// in it, `"a\bb" = 1`, found by FuzzParseRepo; v2.4.3 reports it).
 var errDecoderPanic = errors.New("toml decoder panic")
 
 // decodeStrict decodes data into v, refusing unknown keys; a panic of the
