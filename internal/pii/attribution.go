@@ -340,15 +340,50 @@ var messageAttributionWords = []string{"from", "by", "author", "authors", "autho
 // form ("Name <address>") whose name, one to four tokens (a handle or a
 // given name and surnames), follows an attribution word on its line, or
 // begins the line after a line that ends with one: the author of a
-// backport, of the original patch, a thanked reporter. The grammar is a
-// preposition, a name and an angle-bracketed address; it names no one, so
-// a bare address in a message ("ask ana@host") is still reported.
+// backport, of the original patch, a thanked reporter. The ident form may
+// also be wrapped after the name: the line ends with the attribution
+// word and the name, and the next begins with "<address>". The grammar is
+// a preposition, a name and an angle-bracketed address; it names no one,
+// so a bare address in a message ("ask ana@host") is still reported.
 func messageCredit(lines []scanner.Line, i, start, end int) bool {
 	line := lines[i].Text
 	if before(line, start) != '<' || at(line, end) != '>' {
 		return false
 	}
-	k := start - 1
+	prev := i > 0 && lines[i-1].Number+1 == lines[i].Number
+	if len(bytes.Trim(line[:start-1], " \t*-")) == 0 {
+		// The address begins the line: git's ident form wrapped after
+		// the name ("… by Name" / "<address>.").
+		if !prev {
+			return false
+		}
+		// The line before must end with a name, not with the
+		// attribution word itself ("Thanks to" / "<address>").
+		p := bytes.TrimRight(lines[i-1].Text, " \t\r")
+		return !attributionEnd(p) && attributedName(p, len(p)) == creditAttributed
+	}
+	switch attributedName(line, start-1) {
+	case creditAttributed:
+		return true
+	case creditLineStart:
+		// The name begins the line: the attribution word may end the
+		// line before ("… cherry-picked from" / "Name <address>").
+		return prev && attributionEnd(bytes.TrimRight(lines[i-1].Text, " \t\r"))
+	}
+	return false
+}
+
+// The outcomes of attributedName.
+const (
+	creditNone       = iota // no name, or no attribution word before it
+	creditAttributed        // an attribution word, then the name
+	creditLineStart         // the name begins the line
+)
+
+// attributedName reads back from line[:k] one to four name tokens (with
+// blanks before them) and reports whether an attribution word comes
+// before them on the line, or the name begins the line.
+func attributedName(line []byte, k int) int {
 	for n := 0; n < 4; n++ {
 		for k > 0 && (line[k-1] == ' ' || line[k-1] == '\t') {
 			k--
@@ -362,19 +397,17 @@ func messageCredit(lines []scanner.Line, i, start, end int) bool {
 			k--
 		}
 		if k == e || !letter {
-			return false
+			return creditNone
 		}
 		head := bytes.TrimRight(line[:k], " \t")
 		if attributionEnd(head) {
-			return true
+			return creditAttributed
 		}
 		if len(bytes.Trim(head, " \t*-")) == 0 {
-			// The name begins the line: the attribution word may end the
-			// line before ("… cherry-picked from" / "Name <address>").
-			return i > 0 && lines[i-1].Number+1 == lines[i].Number && attributionEnd(bytes.TrimRight(lines[i-1].Text, " \t\r"))
+			return creditLineStart
 		}
 	}
-	return false
+	return creditNone
 }
 
 // nameByte reports a byte of a name token: letters, digits, '.', '-',

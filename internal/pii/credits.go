@@ -28,6 +28,7 @@ const (
 	manifestXML                 // pom.xml, *.pom, *pom*.xml, *.nuspec
 	manifestGradle              // build.gradle, build.gradle.kts
 	manifestDebian              // debian/changelog
+	manifestGentoo              // metadata.xml (Gentoo's package metadata)
 )
 
 // manifestOf returns the manifest format of the file at p, or manifestNone.
@@ -45,6 +46,8 @@ func manifestOf(p string) manifestKind {
 		return manifestXML
 	case "build.gradle", "build.gradle.kts":
 		return manifestGradle
+	case "metadata.xml":
+		return manifestGentoo
 	case "changelog":
 		if strings.HasSuffix(strings.ToLower(p), "debian/changelog") {
 			return manifestDebian
@@ -106,6 +109,8 @@ func (m *manifestState) next(line []byte) bool {
 		return bytes.HasPrefix(line, []byte(" -- "))
 	case manifestXML:
 		return m.xml(line)
+	case manifestGentoo:
+		return m.gentoo(line)
 	}
 	inside := m.depth > 0
 	key, rest, ok := manifestKey(line, m.kind)
@@ -152,6 +157,24 @@ func (m *manifestState) xml(line []byte) bool {
 		}
 	}
 	return credit || containsFold(t, "<email>")
+}
+
+// gentoo follows the <maintainer> elements of Gentoo's package metadata
+// (metadata.xml, GLEP 68: <maintainer type="person|project"> holding
+// <email> and <name>) and reports the <email> element inside one: the
+// package's maintainer, published with the package as a POM's developers
+// are. Another <email> of the file (outside <maintainer>, or before the
+// fragment shows the element's opening tag) is not read as a credit.
+func (m *manifestState) gentoo(line []byte) bool {
+	t := bytes.TrimSpace(line)
+	if containsFold(t, "<maintainer>") || containsFold(t, "<maintainer ") || containsFold(t, "<maintainer\t") {
+		m.depth = 1
+	}
+	credit := m.depth > 0 && containsFold(t, "<email>")
+	if containsFold(t, "</maintainer>") {
+		m.depth = 0
+	}
+	return credit
 }
 
 // manifestKey returns the key a manifest line assigns and the text after

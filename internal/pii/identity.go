@@ -128,3 +128,89 @@ func dunderEmail(line []byte, start int) bool {
 	}
 	return false
 }
+
+// rubyBuildFile reports a file that builds a Ruby package: a Rakefile, a
+// Thorfile, a gemspec, a Rake or Thor task file, outside test, fixture
+// and example directories. These are where a gem's specification and the
+// constants it reads are written.
+func rubyBuildFile(p string) bool {
+	if p == "" || inFixtureDir(p) {
+		return false
+	}
+	base := path.Base(p)
+	switch base {
+	case "Rakefile", "rakefile", "Rakefile.rb", "Thorfile", "thorfile":
+		return true
+	}
+	switch path.Ext(base) {
+	case ".gemspec", ".rake", ".thor":
+		return true
+	}
+	return false
+}
+
+// gemConstantPrefixes are the words that may come before EMAIL in the
+// name of a gem specification's credit constant (GEM_EMAIL,
+// AUTHOR_EMAIL, SPEC_AUTHOR_EMAIL): the package, its spec, its author or
+// maintainer. A constant that names another role (SUPPORT_EMAIL,
+// ADMIN_EMAIL, NOTIFY_EMAIL) is not a credit field.
+var gemConstantPrefixes = []string{"GEM", "SPEC", "PKG", "PACKAGE", "AUTHOR", "AUTHORS", "MAINTAINER", "MAINTAINERS", "DEVELOPER", "DEVELOPERS"}
+
+// gemCreditConstant reports whether name (a Ruby constant in capitals)
+// names a gem specification's credit field: EMAIL or EMAILS after any
+// number of words from gemConstantPrefixes, or AUTHOR(S), MAINTAINER(S)
+// alone (the value "Name <address>").
+func gemCreditConstant(name []byte) bool {
+	words := bytes.Split(name, []byte("_"))
+	last := string(words[len(words)-1])
+	switch {
+	case last == "EMAIL" || last == "EMAILS":
+	case len(words) == 1 && (last == "AUTHOR" || last == "AUTHORS" || last == "MAINTAINER" || last == "MAINTAINERS"):
+		return true
+	default:
+		return false
+	}
+	for _, w := range words[:len(words)-1] {
+		ok := false
+		for _, p := range gemConstantPrefixes {
+			if string(w) == p {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// gemEmailConstant reports an address in the string literal assigned at
+// a Ruby build file's top level to a gem credit constant (EMAIL =
+// "address" beside AUTHOR = "Name", which the Gem::Specification block
+// then passes to s.email): the constant form of a gemspec's email, a
+// published credit. Only at the top level (no indentation), only an
+// assignment (not ==), and only the first string literal after it (or
+// an array's first element): "EMAIL = ENV['X'] || 'address'" keeps the
+// warning.
+func gemEmailConstant(line []byte, start int) bool {
+	k := 0
+	for k < start && ((line[k] >= 'A' && line[k] <= 'Z') || (k > 0 && (line[k] == '_' || isDigit(line[k])))) {
+		k++
+	}
+	if k == 0 || !gemCreditConstant(line[:k]) {
+		return false
+	}
+	rest := bytes.TrimLeft(line[k:start], " \t")
+	if len(rest) < 2 || rest[0] != '=' || rest[1] == '=' || rest[1] == '~' {
+		return false
+	}
+	rest = bytes.TrimLeft(rest[1:], " \t")
+	if len(rest) > 0 && rest[0] == '[' {
+		rest = bytes.TrimLeft(rest[1:], " \t")
+	}
+	if len(rest) == 0 || (rest[0] != '"' && rest[0] != '\'') {
+		return false
+	}
+	return bytes.IndexByte(rest[1:], rest[0]) < 0
+}

@@ -118,3 +118,58 @@ func TestIdentityKey(t *testing.T) {
 		}
 	}
 }
+
+// TestRound11Rules: a Ruby build file's gem credit constant and a Gentoo
+// metadata.xml's maintainer are notes; other constants, other files, other
+// elements and fixtures keep the warning. Synthetic names and hosts only;
+// each fragment is the added lines alone, as a diff gives them.
+func TestRound11Rules(t *testing.T) {
+	d, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const gemHead = "GEM = \"tool\"\nGEM_VERSION = \"0.9.1\"\nAUTHOR = \"Ana Example\"\n"
+	cases := []struct {
+		name, path string
+		kind       finding.Kind
+		text       string
+		want       []string // severity of each email finding, in order
+	}{
+		// A gem's credit constant in a Ruby build file.
+		{"EMAIL in a Thorfile", "Thorfile", finding.KindDiff, gemHead + "EMAIL = \"ana.example@mailhost.io\"\nHOMEPAGE = \"https://tool.example.org\"\n\nspec = Gem::Specification.new do |s|\n  s.author = AUTHOR\n  s.email = EMAIL\nend", []string{"note"}},
+		{"EMAIL in a Rakefile", "Rakefile", finding.KindDiff, gemHead + "EMAIL = 'bo.example@mailhost.io'", []string{"note"}},
+		{"EMAIL alone", "Rakefile", finding.KindDiff, "EMAIL = \"cy.example@mailhost.io\"", []string{"note"}},
+		{"AUTHOR_EMAIL in a gemspec", "tool.gemspec", finding.KindDiff, "AUTHOR_EMAIL = \"dee.example@mailhost.io\"", []string{"note"}},
+		{"GEM_EMAIL in a rake file", "tasks/gem.rake", finding.KindDiff, "GEM_EMAIL=\"eve.example@mailhost.io\"", []string{"note"}},
+		{"EMAILS as an array", "Rakefile", finding.KindDiff, "EMAILS = [\"fay.example@mailhost.io\", \"gus.example@mailhost.io\"]", []string{"note", "warning"}},
+		{"AUTHOR in ident form", "Rakefile", finding.KindDiff, "AUTHOR = \"Hal Example <hal.example@mailhost.io>\"", []string{"note"}},
+		// Not a gem's credit constant.
+		{"SUPPORT_EMAIL in a Rakefile", "Rakefile", finding.KindDiff, "SUPPORT_EMAIL = \"ida.example@mailhost.io\"", []string{"warning"}},
+		{"ADMIN_EMAIL in app code", "config/initializers/mail.rb", finding.KindDiff, "ADMIN_EMAIL = \"jo.example@mailhost.io\"", []string{"warning"}},
+		{"EMAIL in app code", "lib/tool/mailer.rb", finding.KindDiff, "EMAIL = \"kim.example@mailhost.io\"", []string{"warning"}},
+		{"EMAIL in a spec fixture", "spec/fixtures/Rakefile", finding.KindDiff, "EMAIL = \"lu.example@mailhost.io\"", []string{"warning"}},
+		{"EMAIL in a test gemspec", "test/fixtures/sample.gemspec", finding.KindDiff, "EMAIL = \"mo.example@mailhost.io\"", []string{"warning"}},
+		{"EMAIL indented in a class", "Rakefile", finding.KindDiff, "  EMAIL = \"nia.example@mailhost.io\"", []string{"warning"}},
+		{"EMAIL compared", "Rakefile", finding.KindDiff, "EMAIL == \"oli.example@mailhost.io\"", []string{"warning"}},
+		{"EMAIL after a fallback", "Rakefile", finding.KindDiff, "EMAIL = ENV['X'] || 'pat.example@mailhost.io'", []string{"warning"}},
+		{"NOTIFY_GEM_EMAIL", "Rakefile", finding.KindDiff, "NOTIFY_GEM_EMAIL = \"quin.example@mailhost.io\"", []string{"warning"}},
+		{"EMAIL in a commit message", "", finding.KindCommitMessage, "Bump\n\nEMAIL = \"ray.example@mailhost.io\"", []string{"warning"}},
+		// Gentoo's package metadata.
+		{"gentoo maintainer", "packaging/linux-gentoo/metadata.xml", finding.KindDiff, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE pkgmetadata SYSTEM \"https://www.gentoo.org/dtd/metadata.dtd\">\n<pkgmetadata>\n\t<maintainer type=\"person\" proxied=\"yes\">\n\t\t<email>sam.example@mailhost.io</email>\n\t\t<name>Sam Example</name>\n\t</maintainer>\n</pkgmetadata>", []string{"note"}},
+		{"gentoo maintainer on one line", "metadata.xml", finding.KindDiff, "<maintainer type=\"person\"><email>tam.example@mailhost.io</email></maintainer>", []string{"note"}},
+		{"gentoo upstream maintainer", "dev-util/tool/metadata.xml", finding.KindDiff, "\t<upstream>\n\t\t<maintainer>\n\t\t\t<name>Uma Example</name>\n\t\t\t<email>uma.example@mailhost.io</email>\n\t\t</maintainer>", []string{"note"}},
+		{"email after the maintainer closed", "metadata.xml", finding.KindDiff, "\t<maintainer type=\"person\">\n\t\t<email>val.example@mailhost.io</email>\n\t</maintainer>\n\t<contact><email>wes.example@mailhost.io</email></contact>", []string{"note", "warning"}},
+		{"email with the opener not shown", "metadata.xml", finding.KindDiff, "\t\t<email>xan.example@mailhost.io</email>", []string{"warning"}},
+		{"maintainers list is not the element", "metadata.xml", finding.KindDiff, "<maintainers-note>\n<email>yul.example@mailhost.io</email>", []string{"warning"}},
+		{"maintainer in another xml file", "config/app.xml", finding.KindDiff, "<maintainer type=\"person\">\n<email>zed.example@mailhost.io</email>", []string{"warning"}},
+		{"gentoo metadata in a fixture", "tests/fixtures/metadata.xml", finding.KindDiff, "<maintainer type=\"person\">\n<email>abe.example@mailhost.io</email>", []string{"warning"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := emailSeverities(t, d, fragmentFrom(c.kind, c.path, 10, c.text))
+			if fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("severities %v, want %v", got, c.want)
+			}
+		})
+	}
+}

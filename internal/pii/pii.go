@@ -157,6 +157,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	manifest := manifestState{kind: mkind}
 	ruby := rubyFile(f.Path)
 	python := pythonModule(f.Path)
+	rubyBuild := rubyBuildFile(f.Path)
 	var gem gemBlock
 	// header: the file's leading comment block (not for messages, and
 	// not in fixtures, whose header comments are fixture data).
@@ -204,7 +205,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 						(readme && (escapedCredit(text, start, end) || shortlogLine(text))) || (changelog && (identForm(text, start, end) || changelogEntryCredit(text, start, end))) ||
 						inSection || (inHeader && headerCredit(text, start, end)) || inList ||
 						(ruby && (gemDSLPerson(text, start, end) || gemFieldAhead(f.Lines, i))) ||
-						(python && dunderEmail(text, start)) || (!message && (gitIdentity(text, start) || rpmChangelogEntry(text, start)) && !inFixtureDir(f.Path)):
+						(python && dunderEmail(text, start)) || (rubyBuild && gemEmailConstant(text, start)) || (!message && (gitIdentity(text, start) || rpmChangelogEntry(text, start)) && !inFixtureDir(f.Path)):
 						sev, desc = finding.SeverityNote, attributionDescription
 					case message && messageCredit(f.Lines, i, start, end):
 						sev, desc = finding.SeverityNote, attributionDescription

@@ -119,6 +119,15 @@ func TestMessageCredits(t *testing.T) {
 		{"by inside a word", finding.KindCommitMessage, "S\n\nnearby Kim Example <kim.example@mailhost.io>\n", []string{"warning"}},
 		{"the same text in a diff", finding.KindDiff, "original patch by Lu Example <lu.example@mailhost.io>", []string{"note"}}, // "patch by": a credit anywhere, by the existing rule
 		{"from in a diff", finding.KindDiff, "msg := \"from Mo Example <mo.example@mailhost.io>\"", []string{"warning"}},
+		// The ident form wrapped after the name (held-out round 11).
+		{"wrapped after by and the name", finding.KindCommitMessage, "S\n\nIncorporates some changes from #14, by Nia Example\n<nia.example@mailhost.io>.\n", []string{"note"}},
+		{"wrapped after thanks to and the name", finding.KindCommitMessage, "S\n\nThanks to Oz van Example\n  <oz.example@mailhost.io> for the report.\n", []string{"note"}},
+		{"wrapped: an address alone without a credit", finding.KindCommitMessage, "S\n\nThe export now goes to\n<pia.example@mailhost.io>.\n", []string{"warning"}},
+		{"wrapped: a name with no attribution word", finding.KindCommitMessage, "S\n\nPlease ask Quin Example\n<quin.example@mailhost.io> for access.\n", []string{"warning"}},
+		{"wrapped: the attribution word alone", finding.KindCommitMessage, "S\n\nThanks to\n<ray.example@mailhost.io>\n", []string{"warning"}},
+		{"wrapped: a gap before the address", finding.KindCommitMessage, "S\n\nChanges by Sol Example\n\n<sol.example@mailhost.io>\n", []string{"warning"}},
+		{"wrapped: bare address after the name", finding.KindCommitMessage, "S\n\nChanges by Tam Example\ntam.example@mailhost.io\n", []string{"warning"}},
+		{"wrapped in a diff", finding.KindDiff, "// changes by Uma Example\n// <uma.example@mailhost.io>", []string{"warning"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
