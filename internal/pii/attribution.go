@@ -197,7 +197,7 @@ func (a *authorBlock) next(line []byte) bool {
 }
 
 // docExtensions are the extensions of documentation files (lower case).
-var docExtensions = []string{".md", ".markdown", ".mdx", ".rst", ".txt", ".adoc", ".asciidoc", ".rdoc", ".textile"}
+var docExtensions = []string{".md", ".markdown", ".mdx", ".rst", ".txt", ".adoc", ".asciidoc", ".rdoc", ".textile", ".ronn"}
 
 // fixtureDirs are directories whose files are fixtures or examples, not
 // documentation (lower case).
@@ -360,9 +360,9 @@ func messageCredit(lines []scanner.Line, i, start, end int) bool {
 		// The line before must end with a name, not with the
 		// attribution word itself ("Thanks to" / "<address>").
 		p := bytes.TrimRight(lines[i-1].Text, " \t\r")
-		return !attributionEnd(p) && attributedName(p, len(p)) == creditAttributed
+		return !attributionEnd(p) && attributedName(p, len(p), attributionEnd) == creditAttributed
 	}
-	switch attributedName(line, start-1) {
+	switch attributedName(line, start-1, attributionEnd) {
 	case creditAttributed:
 		return true
 	case creditLineStart:
@@ -381,9 +381,10 @@ const (
 )
 
 // attributedName reads back from line[:k] one to four name tokens (with
-// blanks before them) and reports whether an attribution word comes
-// before them on the line, or the name begins the line.
-func attributedName(line []byte, k int) int {
+// blanks before them) and reports whether an attribution word (a head
+// for which attributed is true) comes before them on the line, or the
+// name begins the line.
+func attributedName(line []byte, k int, attributed func([]byte) bool) int {
 	for n := 0; n < 4; n++ {
 		for k > 0 && (line[k-1] == ' ' || line[k-1] == '\t') {
 			k--
@@ -400,7 +401,7 @@ func attributedName(line []byte, k int) int {
 			return creditNone
 		}
 		head := bytes.TrimRight(line[:k], " \t")
-		if attributionEnd(head) {
+		if attributed(head) {
 			return creditAttributed
 		}
 		if len(bytes.Trim(head, " \t*-")) == 0 {
@@ -408,6 +409,101 @@ func attributedName(line []byte, k int) int {
 		}
 	}
 	return creditNone
+}
+
+// valedictions close a letter before its signature ("Cheers, Name
+// <address>", "Best regards,"), lower case: the closed class of words
+// that end a message the writer signs.
+var valedictions = []string{"cheers", "regards", "best regards", "kind regards", "warm regards", "best wishes", "best", "sincerely", "yours", "yours truly", "greetings", "thanks", "many thanks", "thank you"}
+
+// valedictionEnd reports whether head ends with a valediction and a
+// comma ("…Cheers,"), the valediction a whole word.
+func valedictionEnd(head []byte) bool {
+	if len(head) == 0 || head[len(head)-1] != ',' {
+		return false
+	}
+	head = bytes.TrimRight(head[:len(head)-1], " \t")
+	for _, w := range valedictions {
+		if hasSuffixFold(head, w) && !isAlpha(before(head, len(head)-len(w))) {
+			return true
+		}
+	}
+	return false
+}
+
+// valedictionSignature reports an address in git's ident form that
+// signs a message a program prints, after its valediction: "Cheers, Name
+// <address>" inside one string literal (echo "Cheers, handle
+// <address>" at the end of a script's welcome): the script's author
+// signing the text the script prints, a credit. The signature is the
+// writer's own name: a handle (one token) or one to four names, the first
+// capitalised, so "Thanks, please ask Ana <address>" keeps the warning.
+// The same signature outside a string literal (a pasted letter in a text
+// file, "Regards," and the signature on the next line) is a person's
+// address in what the change copied, and keeps the warning.
+func valedictionSignature(line []byte, start, end int) bool {
+	if before(line, start) != '<' || at(line, end) != '>' {
+		return false
+	}
+	k := start - 1
+	for k > 0 && (line[k-1] == ' ' || line[k-1] == '\t') {
+		k--
+	}
+	name := k
+	if attributedName(line, k, valedictionEnd) != creditAttributed {
+		return false
+	}
+	for k = name; k > 0 && line[k-1] != ','; k-- {
+	}
+	tokens := bytes.Fields(line[k:name])
+	if len(tokens) != 1 && !isUpper(tokens[0][0]) && tokens[0][0] < 0x80 {
+		return false
+	}
+	// Inside one string literal: the last quote before the valediction
+	// opens it, and the same quote closes it after the address.
+	q := bytes.LastIndexAny(line[:k], "\"'`")
+	if q < 0 {
+		return false
+	}
+	return bytes.IndexByte(line[q+1:start], line[q]) < 0 && bytes.IndexByte(line[end+1:], line[q]) >= 0
+}
+
+// discussContact reports, in a documentation file, an address that its
+// sentence offers for discussion: the verb "discuss" (discussed,
+// discussing, discussion) before it in the sentence, and right before
+// the address (past brackets, backquotes and emphasis) "at", "on", "to",
+// "via", "email", "e-mail" or "mail", with an optional colon: "We can also
+// discuss new features at <address>.", "Or discuss by email <address>".
+// It is the mailing-list rule's grammar with the verb of a list, for
+// the lists a sentence does not call one. "Discuss the refund with
+// <address>", an address in the next sentence, and the same line in code
+// keep the warning.
+func discussContact(line []byte, start int) bool {
+	s := 0
+	for k := start - 1; k > 0; k-- {
+		if (line[k] == ' ' || line[k] == '\t') && (line[k-1] == '.' || line[k-1] == '!' || line[k-1] == '?') {
+			s = k
+			break
+		}
+	}
+	head := bytes.TrimRight(line[s:start], " \t<`*_[(")
+	head = bytes.TrimSuffix(head, []byte(":"))
+	prep := false
+	for _, w := range []string{"at", "on", "to", "via", "email", "e-mail", "mail"} {
+		if hasSuffixFold(head, w) && !isAlpha(before(head, len(head)-len(w))) && len(head) > len(w) {
+			prep = true
+			break
+		}
+	}
+	if !prep {
+		return false
+	}
+	for i := 0; i+7 <= len(head); i++ {
+		if equalFold(head[i:i+7], "discuss") && !isAlpha(before(head, i)) {
+			return true
+		}
+	}
+	return false
 }
 
 // nameByte reports a byte of a name token: letters, digits, '.', '-',

@@ -163,6 +163,30 @@ func TestRound11Rules(t *testing.T) {
 		{"maintainers list is not the element", "metadata.xml", finding.KindDiff, "<maintainers-note>\n<email>yul.example@mailhost.io</email>", []string{"warning"}},
 		{"maintainer in another xml file", "config/app.xml", finding.KindDiff, "<maintainer type=\"person\">\n<email>zed.example@mailhost.io</email>", []string{"warning"}},
 		{"gentoo metadata in a fixture", "tests/fixtures/metadata.xml", finding.KindDiff, "<maintainer type=\"person\">\n<email>abe.example@mailhost.io</email>", []string{"warning"}},
+		// A sentence that offers an address for discussion, in documentation.
+		{"discuss at", "README.md", finding.KindDiff, "Patches are welcome. We can also discuss new features at bea.example@mailhost.io.", []string{"note"}},
+		{"discuss by email", "man/tool.1.ronn", finding.KindDiff, "Or discuss by email <cal.example@mailhost.io>", []string{"note"}},
+		{"discussion on", "docs/contributing.rst", finding.KindDiff, "Discussion happens on `dan.example@mailhost.io`.", []string{"note"}},
+		{"discuss with", "README.md", finding.KindDiff, "We can discuss the refund with eli.example@mailhost.io.", []string{"warning"}},
+		{"discuss in another sentence", "README.md", finding.KindDiff, "We discuss features weekly. Send the invoice to fin.example@mailhost.io", []string{"warning"}},
+		{"no discuss", "README.md", finding.KindDiff, "Questions go to gil.example@mailhost.io", []string{"warning"}},
+		{"discuss in code", "src/app.go", finding.KindDiff, "// discuss new features at hec.example@mailhost.io", []string{"warning"}},
+		{"discuss in a fixture's docs", "test/fixtures/README.md", finding.KindDiff, "We can discuss new features at ivy.example@mailhost.io.", []string{"warning"}},
+		{"discussed, a word not the verb", "README.md", finding.KindDiff, "The indiscussable list at jon.example@mailhost.io", []string{"warning"}},
+		// A valediction and the writer's signature.
+		{"cheers and a handle in a script", ".envrc", finding.KindDiff, "echo \"Check the README and contact me if you have any questions.\"\necho\necho \"Cheers, kaexample <kai.example@mailhost.io>\"", []string{"note"}},
+		{"regards and a name", "scripts/notify.sh", finding.KindDiff, "printf 'Best regards, Lea van Example <lea.example@mailhost.io>\\n'", []string{"note"}},
+		{"valediction in a printed string", "src/cli.py", finding.KindDiff, "    print('Many thanks, Max Example <max.example@mailhost.io>')", []string{"note"}},
+		{"valediction on the line before", "docs/letter.txt", finding.KindDiff, "Kind regards,\nNed Example <ned.example@mailhost.io>", []string{"warning"}},
+		{"a pasted letter's signature", "notes.txt", finding.KindDiff, "Regards, Uli Example <uli.example@mailhost.io>", []string{"warning"}},
+		{"valediction in a message", "", finding.KindCommitMessage, "Fix\n\nCheers, Vic Example <vic.example@mailhost.io>", []string{"warning"}},
+		{"string closed before the address", "scripts/notify.sh", finding.KindDiff, "echo \"Cheers,\" Wyn <wyn.example@mailhost.io>", []string{"warning"}},
+		{"valediction and a sentence", "scripts/notify.sh", finding.KindDiff, "echo \"Thanks, please ask Ola <ola.example@mailhost.io>\"", []string{"warning"}},
+		{"valediction and a bare address", "scripts/notify.sh", finding.KindDiff, "echo \"Cheers, pam.example@mailhost.io\"", []string{"warning"}},
+		{"no comma", "scripts/notify.sh", finding.KindDiff, "echo \"Cheers to Quy Example <quy.example@mailhost.io>\"", []string{"warning"}},
+		{"best inside a word", "scripts/notify.sh", finding.KindDiff, "echo \"Nobest, Rex <rex.example@mailhost.io>\"", []string{"warning"}},
+		{"a valediction word in a longer line before", "docs/letter.txt", finding.KindDiff, "We sent our best regards,\nSue Example <sue.example@mailhost.io>", []string{"warning"}},
+		{"signature in a fixture", "spec/fixtures/mail.txt", finding.KindDiff, "Cheers, Tia Example <tia.example@mailhost.io>", []string{"warning"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -207,11 +207,11 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 						(ruby && (gemDSLPerson(text, start, end) || gemFieldAhead(f.Lines, i))) ||
 						(python && dunderEmail(text, start)) || (rubyBuild && gemEmailConstant(text, start)) || (!message && (gitIdentity(text, start) || rpmChangelogEntry(text, start)) && !inFixtureDir(f.Path)):
 						sev, desc = finding.SeverityNote, attributionDescription
-					case message && messageCredit(f.Lines, i, start, end):
+					case message && messageCredit(f.Lines, i, start, end), !message && valedictionSignature(text, start, end) && !inFixtureDir(f.Path):
 						sev, desc = finding.SeverityNote, attributionDescription
 					case third:
 						sev, desc = finding.SeverityNote, thirdPartyDescription
-					case docs && (mailtoContact(text, start) || mailtoLinkText(text, start, end) || listContact(text, start, end)):
+					case docs && (mailtoContact(text, start) || mailtoLinkText(text, start, end) || listContact(text, start, end) || discussContact(text, start)):
 						sev, desc = finding.SeverityNote, contactDescription
 					case !message && bugContact(text, start) && !inFixtureDir(f.Path):
 						// A bug-report contact, in files (not in messages,
