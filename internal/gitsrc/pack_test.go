@@ -2,6 +2,7 @@ package gitsrc
 
 import (
 	"bytes"
+	"compress/zlib"
 	"errors"
 	"io"
 	"path/filepath"
@@ -237,6 +238,99 @@ func FuzzParsePackHeader(f *testing.F) {
 		}
 		if h.typ == plumbing.OFSDeltaObject && (h.baseOff <= 0 || h.baseOff >= off) {
 			t.Fatalf("base offset %d for entry at %d", h.baseOff, off)
+		}
+	})
+}
+
+// TestInflate checks the inflater against zlib streams of every
+// compression level (git's pack entries), and that a stream whose zlib
+// header is not one of deflate data without a preset dictionary, or
+// whose data is short, is a damaged entry. The Adler-32 trailer is not
+// checked (see inflate).
+func TestInflate(t *testing.T) {
+	text := bytes.Repeat([]byte("synthetic line 0123456789 abcdefghij\n"), 300)
+	stream := func(level int, dict []byte) []byte {
+		var b bytes.Buffer
+		w, err := zlib.NewWriterLevelDict(&b, level, dict)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(text); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	var in inflater
+	for level := zlib.HuffmanOnly; level <= zlib.BestCompression; level++ {
+		src := stream(level, nil)
+		dst := make([]byte, len(text))
+		in.rd.Reset(src)
+		if err := in.inflate(dst); err != nil || !bytes.Equal(dst, text) {
+			t.Errorf("level %d: err %v, equal %v", level, err, bytes.Equal(dst, text))
+		}
+	}
+	good := stream(zlib.DefaultCompression, nil)
+	bad := map[string][]byte{
+		"empty":             {},
+		"one byte":          good[:1],
+		"not deflate":       append([]byte{0x79, good[1]}, good[2:]...),
+		"window too large":  append([]byte{0x88, 0x1c}, good[2:]...),
+		"header not of 31":  append([]byte{good[0], good[1] ^ 1}, good[2:]...),
+		"preset dictionary": stream(zlib.DefaultCompression, []byte("dict")),
+		"short data":        good[:len(good)/2],
+	}
+	for name, src := range bad {
+		in.rd.Reset(src)
+		if err := in.inflate(make([]byte, len(text))); !errors.Is(err, errPackCorrupt) {
+			t.Errorf("%s: err %v, want errPackCorrupt", name, err)
+		}
+	}
+	for _, c := range []struct {
+		cmf, flg byte
+		want     bool
+	}{{0x78, 0x9c, true}, {0x78, 0x01, true}, {0x78, 0xda, true}, {0x58, 0x85, true}, {0x78, 0x9d, false}, {0x78, 0xbb, false}, {0x87, 0x01, false}} {
+		if got := zlibHeader(c.cmf, c.flg); got != c.want {
+			t.Errorf("zlibHeader(%#x, %#x) = %v, want %v", c.cmf, c.flg, got, c.want)
+		}
+	}
+}
+
+// FuzzInflate inflates arbitrary data to an arbitrary size: the inflater
+// never panics, and what it inflates is what the standard library's zlib
+// reader gives (whose Adler-32 check, at the end of a stream, only the
+// latter makes).
+func FuzzInflate(f *testing.F) {
+	for _, s := range []string{"", "x", "synthetic text\nsynthetic text\n", strings.Repeat("0123456789abcdef\n", 200)} {
+		var b bytes.Buffer
+		w := zlib.NewWriter(&b)
+		_, _ = w.Write([]byte(s))
+		_ = w.Close()
+		f.Add(b.Bytes(), uint16(len(s)))
+		f.Add(b.Bytes()[:b.Len()/2], uint16(len(s)))
+	}
+	f.Fuzz(func(t *testing.T, src []byte, n uint16) {
+		var in inflater
+		in.rd.Reset(src)
+		dst := make([]byte, n)
+		err := in.inflate(dst)
+		if err != nil {
+			if !errors.Is(err, errPackCorrupt) {
+				t.Fatalf("err %v, want errPackCorrupt", err)
+			}
+			return
+		}
+		z, zerr := zlib.NewReader(bytes.NewReader(src))
+		if zerr != nil {
+			t.Fatalf("inflated a stream compress/zlib rejects: %v", zerr)
+		}
+		want := make([]byte, n)
+		if _, zerr := io.ReadFull(z, want); zerr != nil && !errors.Is(zerr, zlib.ErrChecksum) {
+			t.Fatalf("inflated %d bytes compress/zlib does not: %v", n, zerr)
+		} else if zerr == nil && !bytes.Equal(dst, want) {
+			t.Fatalf("inflated %q, compress/zlib %q", dst, want)
 		}
 	})
 }
