@@ -252,11 +252,15 @@ func (p *packFile) find(h plumbing.Hash) (int64, bool) {
 
 // inflater holds the reusable buffers and readers of one object read.
 type inflater struct {
-	raw   []byte   // the compressed entry
-	delta []byte   // an inflated delta, applied then dropped
-	parts [][]byte // applyDeltaParts' pieces
-	rd    bytes.Reader
-	z     io.ReadCloser
+	raw    []byte // the compressed entry: a piece of win, or of buf
+	buf    []byte // an entry too large for the window, read directly
+	win    []byte // the stretch of winP at winOff read last (readWindow bytes)
+	winP   *packFile
+	winOff int64
+	delta  []byte   // an inflated delta, applied then dropped
+	parts  [][]byte // applyDeltaParts' pieces
+	rd     bytes.Reader
+	z      io.ReadCloser
 }
 
 // scratchKeep bounds the buffers an idle inflater keeps.
@@ -270,8 +274,9 @@ func (ps *packSet) getInflater() *inflater {
 }
 
 func (ps *packSet) putInflater(in *inflater) {
-	if cap(in.raw) > scratchKeep {
-		in.raw = nil
+	in.raw = nil
+	if cap(in.buf) > scratchKeep {
+		in.buf = nil
 	}
 	if cap(in.delta) > scratchKeep {
 		in.delta = nil
@@ -298,17 +303,15 @@ type packHeader struct {
 // a 10-byte offset varint or a 20-byte object ID.
 const maxPackHeader = 32
 
-// header parses the header of the entry at off.
-func (p *packFile) header(off int64) (packHeader, error) {
+// header parses the header of the entry at off, read through in's window.
+func (p *packFile) header(in *inflater, off int64) (packHeader, error) {
 	if off <= 0 || off >= p.size {
 		return packHeader{}, errPackCorrupt
 	}
-	var buf [maxPackHeader]byte
-	n, err := p.f.ReadAt(buf[:min(int64(len(buf)), p.size-off)], off)
-	if n == 0 && err != nil {
-		return packHeader{}, fmt.Errorf("read pack: %w", err)
+	if err := p.readRaw(in, off, min(maxPackHeader, p.size-off)); err != nil {
+		return packHeader{}, err
 	}
-	return parsePackHeader(buf[:n], off)
+	return parsePackHeader(in.raw, off)
 }
 
 // parsePackHeader parses a pack entry header (type and size varint, then
@@ -444,15 +447,41 @@ func (p *packFile) inflateEntry(in *inflater, off int64, h packHeader, dst []byt
 	return in.inflate(dst)
 }
 
-// readRaw reads n bytes at off into in.raw.
+// readWindow is how much of a pack an inflater reads at once for a short
+// read. An object read is a read per entry header and per entry of its
+// delta chain, and these are mostly close together in the pack: on
+// prometheus' history a 4 KiB window serves 88,000 of 156,000 reads
+// (32 KiB: 101,000, for eight times the bytes copied per read).
+const readWindow = 4 << 10
+
+// readRaw sets in.raw to the n bytes of the pack at off: a piece of the
+// window when it holds them, else read (into the window, from off, when
+// they fit in half of it).
 func (p *packFile) readRaw(in *inflater, off, n int64) error {
 	if off <= 0 || n <= 0 || off+n > p.size {
 		return errPackCorrupt
 	}
-	if int64(cap(in.raw)) < n {
-		in.raw = make([]byte, n)
+	if in.winP == p && off >= in.winOff && off+n <= in.winOff+int64(len(in.win)) {
+		in.raw = in.win[off-in.winOff : off-in.winOff+n]
+		return nil
 	}
-	in.raw = in.raw[:n]
+	if n <= readWindow/2 {
+		if in.win == nil {
+			in.win = make([]byte, readWindow)
+		}
+		w := in.win[:min(readWindow, p.size-off)]
+		in.winP = nil
+		if _, err := p.f.ReadAt(w, off); err != nil {
+			return fmt.Errorf("read pack: %w", err)
+		}
+		in.win, in.winP, in.winOff = w, p, off
+		in.raw = w[:n]
+		return nil
+	}
+	if int64(cap(in.buf)) < n {
+		in.buf = make([]byte, n)
+	}
+	in.raw = in.buf[:n]
 	if _, err := p.f.ReadAt(in.raw, off); err != nil {
 		return fmt.Errorf("read pack: %w", err)
 	}
@@ -525,7 +554,7 @@ func (ps *packSet) readAt(p *packFile, off int64) (plumbing.ObjectType, []byte, 
 			typ, data = t, b
 			break
 		}
-		h, err := p.header(off)
+		h, err := p.header(in, off)
 		if err != nil {
 			return plumbing.InvalidObject, nil, err
 		}

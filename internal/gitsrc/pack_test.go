@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-git/go-billy/v5/memfs"
+	"github.com/go-git/go-billy/v5/util"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 )
@@ -333,4 +335,52 @@ func FuzzInflate(f *testing.F) {
 			t.Fatalf("inflated %q, compress/zlib %q", dst, want)
 		}
 	})
+}
+
+// TestReadRawWindow reads pieces of two files through one inflater, near
+// one another, across the window's edge, at the end of a file, and larger
+// than the window: each is what the file holds there.
+func TestReadRawWindow(t *testing.T) {
+	fs := memfs.New()
+	var packs [2]*packFile
+	var data [2][]byte
+	for i := range packs {
+		b := make([]byte, 3*readWindow+123)
+		for j := range b {
+			b[j] = byte(j*7 + j>>8 + i*91)
+		}
+		name := "pack-" + strconv.Itoa(i)
+		if err := util.WriteFile(fs, name, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := fs.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		packs[i], data[i] = &packFile{f: f, size: int64(len(b))}, b
+	}
+	size := int64(len(data[0]))
+	reads := []struct {
+		pack   int
+		off, n int64
+	}{
+		{0, 1, maxPackHeader}, {0, 10, 100}, {0, 200, readWindow/2 - 10}, {1, 200, 50}, {0, 300, 20},
+		{0, readWindow - 8, 16}, {0, readWindow + 4, readWindow / 2}, {0, 5, readWindow/2 + 1},
+		{1, size - 10, 10}, {1, size - 30, 30}, {1, size - maxPackHeader, maxPackHeader}, {1, 1, size - 1}, {0, 2, 2},
+	}
+	var in inflater
+	for _, r := range reads {
+		if err := packs[r.pack].readRaw(&in, r.off, r.n); err != nil {
+			t.Fatalf("pack %d, %d bytes at %d: %v", r.pack, r.n, r.off, err)
+		}
+		if want := data[r.pack][r.off : r.off+r.n]; !bytes.Equal(in.raw, want) {
+			t.Fatalf("pack %d, %d bytes at %d: not the file's bytes", r.pack, r.n, r.off)
+		}
+	}
+	for _, r := range [][2]int64{{0, 10}, {size - 5, 6}, {10, 0}, {5, -1}} {
+		if err := packs[0].readRaw(&in, r[0], r[1]); !errors.Is(err, errPackCorrupt) {
+			t.Errorf("%d bytes at %d: %v, want errPackCorrupt", r[1], r[0], err)
+		}
+	}
 }
