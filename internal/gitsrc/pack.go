@@ -495,11 +495,13 @@ func (p *packFile) readRaw(in *inflater, off, n int64) error {
 //
 // The zlib header is checked here and the deflate stream inflated as is:
 // the Adler-32 sum of the output, which a zlib reader computes over every
-// byte (1.4 % of privscan's CPU time on prometheus' history), is not. A
-// damaged stream still fails to inflate to the entry's size in most
-// cases; what is given up is noticing a changed literal byte, which
-// nothing else on this path catches (an object's content is not
-// hashed against its ID when read).
+// byte (1.4 % of privscan's CPU time on prometheus' history), is not.
+// Nothing is given up by that: a zlib reader compares the sum only when a
+// read reaches the end of the stream, and reading exactly the entry's size
+// (as this reader always did) stops before it, so the sum was computed and
+// never checked. A damaged stream still fails to inflate to the entry's
+// size in most cases; a changed literal byte was not noticed before
+// either (an object's content is not hashed against its ID when read).
 func (in *inflater) inflate(dst []byte) error {
 	var hdr [2]byte
 	if _, err := io.ReadFull(&in.rd, hdr[:]); err != nil || !zlibHeader(hdr[0], hdr[1]) {
