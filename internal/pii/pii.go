@@ -164,6 +164,8 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	header := headerComment{code: message || f.Path == "" || inFixtureDir(f.Path)}
 	section := authorSection{markdown: docs}
 	var list creditList
+	var fields authorFields
+	fixture := f.Path != "" && inFixtureDir(f.Path)
 	sections := !message && f.Path != "" && !inFixtureDir(f.Path)
 	// prevCont: the previous line continued a credit.
 	prevCont := false
@@ -185,6 +187,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 		}
 		inHeader := header.next(f.Lines[i])
 		inList := list.next(f.Lines[i], inHeader)
+		emailField := fields.next(f.Lines[i], inHeader)
 		inSection := sections && section.next(text)
 		if trailers[i] {
 			continue // a commit's people, not a leak
@@ -205,13 +208,16 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 						(readme && (escapedCredit(text, start, end) || shortlogLine(text))) || (changelog && (identForm(text, start, end) || changelogEntryCredit(text, start, end))) ||
 						inSection || (inHeader && headerCredit(text, start, end)) || inList ||
 						(ruby && (gemDSLPerson(text, start, end) || gemFieldAhead(f.Lines, i))) ||
+						(emailField >= 0 && (start == emailField || (start == emailField+1 && at(text, emailField) == '<'))) ||
 						(python && dunderEmail(text, start)) || (rubyBuild && gemEmailConstant(text, start)) || (!message && (gitIdentity(text, start) || rpmChangelogEntry(text, start)) && !inFixtureDir(f.Path)):
 						sev, desc = finding.SeverityNote, attributionDescription
 					case message && messageCredit(f.Lines, i, start, end), !message && valedictionSignature(text, start, end) && !inFixtureDir(f.Path):
 						sev, desc = finding.SeverityNote, attributionDescription
+					case !fixture && signingKeyArg(text, start):
+						sev, desc = finding.SeverityNote, signingKeyDescription
 					case third:
 						sev, desc = finding.SeverityNote, thirdPartyDescription
-					case docs && (mailtoContact(text, start) || mailtoLinkText(text, start, end) || listContact(text, start, end) || discussContact(text, start)):
+					case !fixture && mailmanListLink(text, start, end), docs && (mailtoContact(text, start) || mailtoLinkText(text, start, end) || listContact(text, start, end) || discussContact(text, start)):
 						sev, desc = finding.SeverityNote, contactDescription
 					case !message && bugContact(text, start) && !inFixtureDir(f.Path):
 						// A bug-report contact, in files (not in messages,
