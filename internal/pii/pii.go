@@ -187,6 +187,10 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 		}
 		inHeader := header.next(f.Lines[i])
 		inList := list.next(f.Lines[i], inHeader)
+		// lists: the mailing lists the line's URLs name, read at the
+		// line's first address that needs them.
+		var lists [][]byte
+		listsRead := false
 		emailField := fields.next(f.Lines[i], inHeader)
 		inSection := sections && section.next(text)
 		if trailers[i] {
@@ -217,7 +221,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 						sev, desc = finding.SeverityNote, signingKeyDescription
 					case third:
 						sev, desc = finding.SeverityNote, thirdPartyDescription
-					case !fixture && mailmanListLink(text, start, end), docs && (mailtoContact(text, start) || mailtoLinkText(text, start, end) || listContact(text, start, end) || discussContact(text, start)):
+					case !fixture && mailmanListLink(linkedLists(text, &lists, &listsRead), text, start, end), docs && (mailtoContact(text, start) || mailtoLinkText(text, start, end) || listContact(text, start, end) || discussContact(text, start)):
 						sev, desc = finding.SeverityNote, contactDescription
 					case !message && bugContact(text, start) && !inFixtureDir(f.Path):
 						// A bug-report contact, in files (not in messages,

@@ -34,15 +34,36 @@ func listNameByte(c byte) bool { return isAlnum(c) || c == '-' || c == '_' || c 
 // href=\"…/listinfo/list\">list@host</a>"): a list is published to be
 // written to. An address whose local part is not the list's name (a
 // person's, beside the list's link) keeps the warning.
-func mailmanListLink(line []byte, start, end int) bool {
+func mailmanListLink(names [][]byte, line []byte, start, end int) bool {
 	a := bytes.IndexByte(line[start:end], '@')
 	if a <= 0 {
 		return false
 	}
 	local, domain := line[start:start+a], line[start+a+1:end]
-	for _, m := range listPathMarkers {
-		for i := 0; i+len(m) <= len(line); i++ {
-			if !equalFold(line[i:i+len(m)], m) {
+	for _, name := range names {
+		if bytes.EqualFold(name, local) {
+			return true
+		}
+		// Postorius' list id: "<list>.<host>".
+		if len(name) == len(local)+1+len(domain) && bytes.EqualFold(name[:len(local)], local) &&
+			name[len(local)] == '.' && bytes.EqualFold(name[len(local)+1:], domain) {
+			return true
+		}
+	}
+	return false
+}
+
+// listNames returns the list names that the URL paths of a line name
+// after one of listPathMarkers (see mailmanListLink). It reads the line
+// once, so a line of many addresses is not read once per address.
+func listNames(line []byte) [][]byte {
+	var names [][]byte
+	for i := 0; i < len(line); i++ {
+		if line[i] != '/' {
+			continue
+		}
+		for _, m := range listPathMarkers {
+			if i+len(m) > len(line) || !equalFold(line[i:i+len(m)], m) {
 				continue
 			}
 			j := i + len(m)
@@ -50,18 +71,12 @@ func mailmanListLink(line []byte, start, end int) bool {
 			for k < len(line) && listNameByte(line[k]) {
 				k++
 			}
-			name := line[j:k]
-			if bytes.EqualFold(name, local) {
-				return true
-			}
-			// Postorius' list id: "<list>.<host>".
-			if len(name) == len(local)+1+len(domain) && bytes.EqualFold(name[:len(local)], local) &&
-				name[len(local)] == '.' && bytes.EqualFold(name[len(local)+1:], domain) {
-				return true
+			if k > j {
+				names = append(names, line[j:k])
 			}
 		}
 	}
-	return false
+	return names
 }
 
 // signingTools are the commands (base names) whose key-selection options
@@ -97,6 +112,10 @@ var gpgKeyOptions = []string{
 // option and the key's user ID ("gpg --export-secret-key --armour id").
 var gpgFlags = []string{"--armor", "--armour", "-a", "--batch", "--yes", "-q", "--quiet", "--no-tty"}
 
+// signingWindow is how many bytes before an address signingKeyArg reads:
+// a command line's option and tool, not a whole long line per address.
+const signingWindow = 256
+
 // signingLookback is how many words before the key option signingKeyArg
 // reads for the tool's name.
 const signingLookback = 8
@@ -112,7 +131,11 @@ const signingLookback = 8
 // ("gpg -r address", "--recipient address") keeps the warning: it
 // encrypts data for a person.
 func signingKeyArg(line []byte, start int) bool {
-	head := bytes.TrimRight(line[:start], "'\"<")
+	head := line[:start]
+	if len(head) > signingWindow {
+		head = head[len(head)-signingWindow:]
+	}
+	head = bytes.TrimRight(head, "'\"<")
 	if macroValue(head, "_gpg_name") || macroValue(head, "signingkey") {
 		return true
 	}
@@ -264,4 +287,13 @@ func (a *authorFields) next(l scanner.Line, inHeader bool) int {
 		}
 	}
 	return -1
+}
+
+// linkedLists returns listNames(line), reading the line on the first call
+// only (*read records it, *names holds the result).
+func linkedLists(line []byte, names *[][]byte, read *bool) [][]byte {
+	if !*read {
+		*names, *read = listNames(line), true
+	}
+	return *names
 }

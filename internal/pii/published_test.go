@@ -2,6 +2,7 @@ package pii
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/privscan/privscan/finding"
@@ -83,4 +84,53 @@ func TestRound12Rules(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzSigningKeyArg reads arbitrary lines and offsets as a command line's
+// key option: it never panics, and an offset it accepts follows a signing
+// tool's name or a key macro on the line.
+func FuzzSigningKeyArg(f *testing.F) {
+	for _, s := range []string{"gpg -u a@mailhost.io", "twine upload -s -i b@mailhost.io", "debsign -kc@mailhost.io", "gpg --export-secret-key --armour d", "%_gpg_name E <e@x.io>", "git config user.signingkey f", "gpg -r g; x -u h", "-", "x"} {
+		f.Add(s, len(s)/2)
+		f.Add(s, len(s)-1)
+	}
+	f.Fuzz(func(t *testing.T, line string, start int) {
+		if start < 0 || start >= len(line) {
+			return
+		}
+		if signingKeyArg([]byte(line), start) {
+			head := strings.ToLower(line[:start])
+			ok := strings.Contains(head, "_gpg_name") || strings.Contains(head, "signingkey")
+			for _, tool := range signingTools {
+				ok = ok || strings.Contains(head, tool.name)
+			}
+			if !ok {
+				t.Fatalf("signingKeyArg(%q, %d) = true without a signing tool or key macro before it", line, start)
+			}
+		}
+	})
+}
+
+// FuzzListNames reads arbitrary lines for the mailing lists their URLs
+// name: it never panics, and every name is non-empty, made of a list
+// name's bytes, and follows a list path marker.
+func FuzzListNames(f *testing.F) {
+	for _, s := range []string{"https://m.io/mailman/listinfo/a-b", "/archives/list/c@x.io/", "/LISTS/d.x.io/ /pipermail/e/", "/listinfo/", "//lists/", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		for _, n := range listNames([]byte(line)) {
+			if len(n) == 0 {
+				t.Fatalf("listNames(%q): an empty name", line)
+			}
+			for _, c := range n {
+				if !listNameByte(c) {
+					t.Fatalf("listNames(%q): name %q holds %q", line, n, c)
+				}
+			}
+			if !strings.Contains(strings.ToLower(line), "/list") && !strings.Contains(strings.ToLower(line), "/pipermail/") {
+				t.Fatalf("listNames(%q): a name without a marker", line)
+			}
+		}
+	})
 }
