@@ -479,13 +479,7 @@ func valedictionSignature(line []byte, start, end int) bool {
 // <address>", an address in the next sentence, and the same line in code
 // keep the warning.
 func discussContact(line []byte, start int) bool {
-	s := 0
-	for k := start - 1; k > 0; k-- {
-		if (line[k] == ' ' || line[k] == '\t') && (line[k-1] == '.' || line[k-1] == '!' || line[k-1] == '?') {
-			s = k
-			break
-		}
-	}
+	s := sentenceStart(line, start)
 	head := bytes.TrimRight(line[s:start], " \t<`*_[(")
 	head = bytes.TrimSuffix(head, []byte(":"))
 	prep := false
@@ -534,13 +528,7 @@ var listWords = []string{"mailing list", "mailing-list", "mailinglist", "mail li
 // security contact. The sentence is the text of the line between the
 // sentence ends (". ", "! ", "? ") around the address.
 func listContact(line []byte, start, end int) bool {
-	s := 0
-	for k := start - 1; k > 0; k-- {
-		if (line[k] == ' ' || line[k] == '\t') && (line[k-1] == '.' || line[k-1] == '!' || line[k-1] == '?') {
-			s = k
-			break
-		}
-	}
+	s := sentenceStart(line, start)
 	e := len(line)
 	for k := end; k+1 < len(line); k++ {
 		if (line[k] == '.' || line[k] == '!' || line[k] == '?') && (line[k+1] == ' ' || line[k+1] == '\t') {

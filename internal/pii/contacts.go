@@ -27,13 +27,7 @@ var (
 // a mailing list. An address on another line than the request, or after
 // other words ("ask address about the bug"), keeps the warning.
 func bugContact(line []byte, start int) bool {
-	s := 0
-	for k := start - 1; k > 0; k-- {
-		if (line[k] == ' ' || line[k] == '\t') && (line[k-1] == '.' || line[k-1] == '!' || line[k-1] == '?') {
-			s = k
-			break
-		}
-	}
+	s := sentenceStart(line, start)
 	head := bytes.TrimRight(line[s:start], " \t\"'`<(:[")
 	if !hasSuffixFold(head, "to") || isAlpha(before(head, len(head)-2)) {
 		return false
@@ -63,4 +57,16 @@ func bugContact(line []byte, start int) bool {
 		i = j
 	}
 	return verb && object
+}
+
+// sentenceStart returns where the sentence around line[start] begins on
+// its line: the blank after the last sentence end (". ", "! ", "? ")
+// before start, or 0.
+func sentenceStart(line []byte, start int) int {
+	for k := start - 1; k > 0; k-- {
+		if (line[k] == ' ' || line[k] == '\t') && (line[k-1] == '.' || line[k-1] == '!' || line[k-1] == '?') {
+			return k
+		}
+	}
+	return 0
 }
