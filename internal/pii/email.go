@@ -149,7 +149,7 @@ func emailAt(b []byte, i int) (start, end int, ok bool) {
 	if equalFold(domain, "openssh.com") || equalFold(domain, "libssh.org") {
 		return 0, 0, false
 	}
-	if urlPath(b, start) {
+	if urlPath(b, start) || sshDestination(b, start) || gmailImpossible(local, domain) {
 		return 0, 0, false
 	}
 	if !rootDomain(domain) {
@@ -233,6 +233,110 @@ func scpTarget(b []byte, start, end int) bool {
 		}
 	}
 	return false
+}
+
+// sshCommands are the commands whose first non-option argument is a
+// destination, [user@]host (ssh(1), sftp(1), ssh-copy-id(1)), with the
+// letters of their options that take an argument (-i file, -p port,
+// -o option, -J jump, -l login, -F config …).
+var sshCommands = []struct{ name, argOpts string }{
+	{"ssh", "BbcDEeFIiJLlmOopQRSWw"},
+	{"sftp", "BbcDFiJloPRSs"},
+	{"ssh-copy-id", "iopFt"},
+}
+
+// sshDestination reports whether the address starting at start is the
+// destination of an ssh, sftp or ssh-copy-id command on its line
+// (ssh -i "$key" user@host cmd): by the command's grammar, the first
+// argument after the options is a login on a machine, like the scp
+// form's user@host:path, not a mailbox. An address later on the line
+// (ssh host mail ana@host, the remote command) is not the destination
+// and is still reported.
+func sshDestination(b []byte, start int) bool {
+	head := b[bytes.LastIndexByte(b[:start], '\n')+1 : start]
+	for _, c := range sshCommands {
+		for k := 0; ; {
+			j := bytes.Index(head[k:], []byte(c.name))
+			if j < 0 {
+				break
+			}
+			j += k
+			k = j + 1
+			after := at(head, j+len(c.name))
+			if after != ' ' && after != '\t' {
+				continue
+			}
+			if j > 0 && strings.IndexByte(" \t;|&(`\"'/{", head[j-1]) < 0 {
+				continue
+			}
+			if sshFirstArgument(head[j+len(c.name):], c.argOpts) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sshFirstArgument reports whether args, the text between a command's
+// name and an address, holds only options (and their arguments): the
+// address is then the command's first non-option argument.
+func sshFirstArgument(args []byte, argOpts string) bool {
+	needArg := false
+	for p := 0; ; {
+		for p < len(args) && (args[p] == ' ' || args[p] == '\t') {
+			p++
+		}
+		if p == len(args) || (p == len(args)-1 && (args[p] == '"' || args[p] == '\'')) {
+			return true // the address's token starts here, maybe quoted
+		}
+		q, quote := p, byte(0)
+		for q < len(args) && (quote != 0 || (args[q] != ' ' && args[q] != '\t')) {
+			switch c := args[q]; {
+			case quote == 0 && (c == '"' || c == '\''):
+				quote = c
+			case c == quote:
+				quote = 0
+			}
+			q++
+		}
+		if q == len(args) {
+			return false // the address is glued to a longer token ($user@host, -luser@host)
+		}
+		tok := args[p:q]
+		p = q
+		switch {
+		case needArg:
+			needArg = false
+		case tok[0] == '-' && len(tok) > 1:
+			needArg = len(tok) == 2 && strings.IndexByte(argOpts, tok[1]) >= 0
+		default:
+			return false // an earlier non-option word: the address is not the destination
+		}
+	}
+}
+
+// gmailImpossible reports an address at gmail.com or googlemail.com
+// whose local part cannot name a Gmail account: Gmail's user names are
+// 6 to 30 letters and digits, dots ignored (a "+tag" after them is
+// sub-addressing). A shorter one (you@, dest@, me@) or one holding a
+// character Gmail does not allow (first_last@) is a placeholder.
+func gmailImpossible(local, domain []byte) bool {
+	if !equalFold(domain, "gmail.com") && !equalFold(domain, "googlemail.com") {
+		return false
+	}
+	if k := bytes.IndexByte(local, '+'); k >= 0 {
+		local = local[:k]
+	}
+	n := 0
+	for _, c := range local {
+		switch {
+		case isAlnum(c):
+			n++
+		case c != '.':
+			return true
+		}
+	}
+	return n < 6 || n > 30
 }
 
 // urlPath reports whether the address starting at start is in the path
@@ -831,6 +935,18 @@ var emailSamples = samples{
 		{"surrealm = 'ana.lima@mailhost.io'", "ana.lima@mailhost.io"},
 		{"name = 'ana.lima@mailhost.io' # realm", "ana.lima@mailhost.io"},
 		{"  to: ana.lima@mailhost.io:", "ana.lima@mailhost.io"},
+		// Not an ssh destination: another command, or the remote
+		// command's argument after the destination.
+		{"mail ana.lima@mailhost.io < report.txt", "ana.lima@mailhost.io"},
+		{"echo ana.lima@mailhost.io", "ana.lima@mailhost.io"},
+		{"ssh build.mailhost.io mail ana.lima@mailhost.io", "ana.lima@mailhost.io"},
+		{"ssh -i key build.mailhost.io 'notify ana.lima@mailhost.io'", "ana.lima@mailhost.io"},
+		{"sshd_config: ana.lima@mailhost.io", "ana.lima@mailhost.io"},
+		{"cssh ana.lima@mailhost.io", "ana.lima@mailhost.io"},
+		// A Gmail user name of 6 letters and digits or more is an account.
+		{"nina.berg+ci@gmail.com", "nina.berg+ci@gmail.com"},
+		{"ninabe@googlemail.com", "ninabe@googlemail.com"},
+		{"to: n.i.n.a.b.e@gmail.com", "n.i.n.a.b.e@gmail.com"},
 	},
 	FP: []string{
 		"contact: jane@example.com",
@@ -853,6 +969,15 @@ var emailSamples = samples{
 		"scp -r ../doc/* ana.lima@web.mailhost.io:/home/groups/t/to/tool/htdocs/doc",
 		"rsync -a out/ ana@mailhost.io:~/public_html/", "scp build.tgz ana@mailhost.io:releases/",
 		"git clone ana.lima@mailhost.io:tool.git", "ssh ana.lima@mailhost.io:backup",
+		// An ssh, sftp or ssh-copy-id destination: a login on a machine.
+		`_hosts="$(ssh -i "$key_file" api.user@ssh.mailhost.io hosts)"`,
+		"ssh -p 2222 -o StrictHostKeyChecking=no deploy.user@build.mailhost.io uptime",
+		"sftp -i ~/.ssh/id -P 22 ana.lima@files.mailhost.io",
+		"ssh-copy-id -i ~/.ssh/id.pub ana.lima@box.mailhost.io", "/usr/bin/ssh -t ana.lima@box.mailhost.io",
+		`ssh -A "ana.lima@box.mailhost.io" 'ls'`, "ssh -- ana.lima@box.mailhost.io",
+		// Local parts that cannot be Gmail user names (6 to 30 letters
+		// and digits, dots ignored).
+		"you@gmail.com dest@gmail.com me@googlemail.com a.b.c.d@gmail.com first_last@gmail.com nina+ci@gmail.com",
 		"https://mailhost.io/thread/ana.lima@mailhost.io/T/#u", "release-bot@xn--d1acufc.xn--p1ai", "support@xn--80ak6aa92e.com",
 		"jane.doe@gmail.com john.doe@company.org",
 		"admin@mail.example.org and ops@example.net",

@@ -164,6 +164,7 @@ func trailerLines(lines []scanner.Line) map[int]bool {
 	if start == 0 {
 		return skip // one paragraph: the subject, no trailer block
 	}
+	anyKey := trailerBlock(lines[start:end])
 	inPeople := false
 	for i := start; i < end; i++ {
 		text := lines[i].Text
@@ -173,9 +174,57 @@ func trailerLines(lines []scanner.Line) map[int]bool {
 			}
 			continue
 		}
-		inPeople = personTrailer(text)
+		inPeople = personTrailer(text) || (anyKey && byDropped(text) && identValue(text))
+		if inPeople {
+			mark(i)
+		}
 	}
 	return skip
+}
+
+// byDropped reports whether line starts with a key in git's token
+// grammar that is a "…-by" key typed without its "-by": a people
+// trailer's stem ("Co-authored", "Signed-off", "Reviewed") or any key
+// whose last word is a past participle ("Co-developed", "Refactored"),
+// the verb the "by" would follow. A key that names no act of a person
+// ("X-Mailer", "Contact") is not one.
+func byDropped(line []byte) bool {
+	if !tokenKey(line) {
+		return false
+	}
+	key := trailerKey(line)
+	return namedTrailer(key+"-by") || (strings.HasSuffix(key, "ed") && len(key[strings.LastIndexByte(key, '-')+1:]) > 3)
+}
+
+// tokenKey reports whether line starts with a key in git's trailer
+// grammar proper: a token of letters, digits and hyphens (no spaces
+// between words), then optional white space and ':'.
+func tokenKey(line []byte) bool {
+	key := trailerKey(line)
+	return key != "" && !strings.Contains(key, " ")
+}
+
+// trailerBlock reports whether the last paragraph of a message (para,
+// not the subject's) is a trailer block as git interpret-trailers reads
+// one: every line a "token: value" trailer (or a continuation line), or
+// at least a quarter of them trailers with one people trailer by name
+// among them. In such a block, a "…-by" key typed without its "-by"
+// ("Co-authored: …", see byDropped) whose value is git's ident form
+// "Name <address>" credits a person.
+func trailerBlock(para []scanner.Line) bool {
+	lines, keys, named := 0, 0, false
+	for _, l := range para {
+		t := l.Text
+		if len(t) > 0 && (t[0] == ' ' || t[0] == '\t') {
+			continue
+		}
+		lines++
+		if tokenKey(t) {
+			keys++
+			named = named || personTrailer(t)
+		}
+	}
+	return lines > 0 && (keys == lines || (named && 4*keys >= lines))
 }
 
 // inlineTrailer reports whether the address starting at start follows a

@@ -48,6 +48,15 @@ func TestTrailers(t *testing.T) {
 		{"an invented key inside the subject", finding.KindCommitMessage, "Fix x, Co-developed-by: Ana Example <ana.example@mailhost.io> (#3)\n", nil},
 		{"an invented key with a bare address is scanned", finding.KindCommitMessage, "S\n\nPaid-by: bo.sample@mailhost.io\n", []int{3}},
 		{"a key that is not a person's", finding.KindCommitMessage, "S\n\nX-Mailer: Bo Sample <bo.sample@mailhost.io>\n", []int{3}},
+		// A "-by" key typed without its "-by" in the trailer block.
+		{"a key without its by", finding.KindCommitMessage, "S\n\nBody.\n\nCo-authored: Bo Sample <bo.sample@mailhost.io>\n", nil},
+		{"keys without their by beside others", finding.KindCommitMessage, "S\n\nFixes: #12\nSigned-off: Ana Example <ana.example@mailhost.io> (github: anaexample)\nCo-developed: Bo Sample <bo.sample@mailhost.io>\n", nil},
+		{"a key without its by and a bare address", finding.KindCommitMessage, "S\n\nCo-authored: bo.sample@mailhost.io\nContact: <ana.example@mailhost.io>\n", []int{3, 4}},
+		{"a key without its by in the body", finding.KindCommitMessage, "S\n\nCo-authored: Bo Sample <bo.sample@mailhost.io>\n\nMore text.\n", []int{3}},
+		{"a key without its by in a prose paragraph", finding.KindCommitMessage, "S\n\nThis was hard.\nWe asked around.\nReviewed: Bo Sample <bo.sample@mailhost.io>\n", []int{5}},
+		{"a key without its by with spaces", finding.KindCommitMessage, "S\n\nCo authored: Bo Sample <bo.sample@mailhost.io>\n", []int{3}},
+		{"a key naming no act in the block", finding.KindCommitMessage, "S\n\nContact: Bo Sample <bo.sample@mailhost.io>\nSigned-off-by: Ana Example <ana.example@mailhost.io>\n", []int{3}},
+		{"a key without its by in a diff", finding.KindDiff, "Co-authored: Bo Sample <bo.sample@mailhost.io>\n", []int{1}},
 		{"an invented key in a diff", finding.KindDiff, "Co-developed-by: Ana Example <ana.example@mailhost.io>\n", []int{1}},
 		{"an inline trailer in a diff", finding.KindDiff, "x, Signed-off-by: Ana Example <ana.example@mailhost.io>\n", []int{1}},
 		{"a fixture in a diff", finding.KindDiff, "Signed-off-by: Ana Example <ana.example@mailhost.io>\n", []int{1}},
@@ -75,6 +84,7 @@ func TestTrailers(t *testing.T) {
 func FuzzTrailerLines(f *testing.F) {
 	f.Add("S\n\nSigned-off-by: A <a@b.io>\n c\n")
 	f.Add("Cc: x\n\n* Co-authored-by: y\n\n\n")
+	f.Add("S\n\nFixes: #1\nCo-authored: A <a@b.io>\n\tB <b@c.io>\nX-ed: <c@d.io>\ned:\n")
 	f.Add("S\n\nDocker-DCO-1.1-Signed-off-by: A <a@b.io> (github: a)\nX_y.z-By : B <b@c.io>\n\tC <c@d.io>\n")
 	f.Fuzz(func(t *testing.T, msg string) {
 		var lines []scanner.Line
