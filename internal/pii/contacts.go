@@ -70,3 +70,52 @@ func sentenceStart(line []byte, start int) int {
 	}
 	return 0
 }
+
+// bugLabel reports an address that a header's label names as where to
+// report bugs: the line, after its comment marker, is a label of up to
+// four words holding a verb of reporting or sending and a bug or a
+// patch ("Report Bugs:", "Report bugs here:", "Bug reports:", "Send
+// patches:"), then a colon, then the address, alone or after URLs and
+// an "or" ("Report Bugs: https://host/issues or address"). It is the
+// sentence rule's request ("report bugs to address") in a header's
+// field form. A label naming something else ("Author:", "Contact:"),
+// other words before the address, and an address after a URL without
+// "or" keep the warning.
+func bugLabel(line []byte, start int) bool {
+	head := bytes.TrimLeft(line[:start], " \t#/*;%!-")
+	colon := bytes.IndexByte(head, ':')
+	if colon < 0 {
+		return false
+	}
+	words := bytes.Fields(head[:colon])
+	if len(words) == 0 || len(words) > 4 {
+		return false
+	}
+	var verb, object bool
+	for _, w := range words {
+		for _, c := range w {
+			if !isAlpha(c) && c != '-' {
+				return false
+			}
+		}
+		for _, v := range bugVerbs {
+			verb = verb || equalFold(w, v)
+		}
+		for _, o := range bugObjects {
+			object = object || equalFold(w, o)
+		}
+	}
+	if !verb || !object {
+		return false
+	}
+	value := bytes.Fields(bytes.TrimRight(head[colon+1:], " \t<"))
+	for k, f := range value {
+		switch {
+		case equalFold(f, "or") || equalFold(f, "and") || string(f) == "/" || string(f) == "|":
+		case bytes.Contains(f, []byte("://")) && k < len(value)-1:
+		default:
+			return false
+		}
+	}
+	return true
+}

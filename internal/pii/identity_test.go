@@ -32,7 +32,17 @@ func TestRound9Rules(t *testing.T) {
 		{"report bugs to:", "README", finding.KindDiff, "Report bugs to: cy.example@mailhost.io", []string{"note"}},
 		{"passive", "README.md", finding.KindDiff, "Bugs should be reported to dee.example@mailhost.io.", []string{"note"}},
 		{"issues in a change log", "NEWS", finding.KindDiff, "- Report bugs to wes.example@mailhost.io", []string{"note"}},
+		// A header's bug-report label.
+		{"report bugs label", "dnsapi/dns_x.sh", finding.KindDiff, "#Report Bugs: https://mailhost.io/tool/issues  or  ana.example@mailhost.io", []string{"note"}},
+		{"report bugs here label", "dnsapi/dns_y.sh", finding.KindDiff, "# Report Bugs here: team.example@mailhost.io          #", []string{"note"}},
+		{"bug reports label", "src/x.c", finding.KindDiff, " * Bug reports: <bo.example@mailhost.io>", []string{"note"}},
 		// Not a bug-report contact.
+		{"another label", "dnsapi/dns_x.sh", finding.KindDiff, "# Contact: cy.example@mailhost.io", []string{"warning"}},
+		{"a label without a verb", "dnsapi/dns_x.sh", finding.KindDiff, "# Bugs: cy.example@mailhost.io", []string{"warning"}},
+		{"other words after the label", "dnsapi/dns_x.sh", finding.KindDiff, "# Report bugs: ask cy.example@mailhost.io", []string{"warning"}},
+		{"a URL without or", "dnsapi/dns_x.sh", finding.KindDiff, "# Report bugs: https://mailhost.io/x cy.example@mailhost.io", []string{"warning"}},
+		{"a label in a fixture", "testdata/dns_x.sh", finding.KindDiff, "# Report bugs: cy.example@mailhost.io", []string{"warning"}},
+		{"a label in a commit message", "", finding.KindCommitMessage, "Fix x\n\nReport bugs: cy.example@mailhost.io", []string{"warning"}},
 		{"request on the line before", "m4/libtool.m4", finding.KindDiff, "*** may want to report the problem to your system manager and/or to\n*** eve.example@mailhost.io", []string{"warning"}},
 		{"other words after to", "src/x.go", finding.KindDiff, "// report the bug to the team, ask fay.example@mailhost.io", []string{"warning"}},
 		{"sending something else", "src/x.go", finding.KindDiff, "// send the invoice to gus.example@mailhost.io", []string{"warning"}},

@@ -223,7 +223,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 						sev, desc = finding.SeverityNote, thirdPartyDescription
 					case !fixture && mailmanListLink(linkedLists(text, &lists, &listsRead), text, start, end), docs && (mailtoContact(text, start) || mailtoLinkText(text, start, end) || listContact(text, start, end) || discussContact(text, start)):
 						sev, desc = finding.SeverityNote, contactDescription
-					case !message && bugContact(text, start) && !inFixtureDir(f.Path):
+					case !message && (bugContact(text, start) || bugLabel(text, start)) && !inFixtureDir(f.Path):
 						// A bug-report contact, in files (not in messages,
 						// not in fixtures).
 						sev, desc = finding.SeverityNote, bugContactDescription
