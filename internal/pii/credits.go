@@ -29,6 +29,7 @@ const (
 	manifestGradle              // build.gradle, build.gradle.kts
 	manifestDebian              // debian/changelog
 	manifestGentoo              // metadata.xml (Gentoo's package metadata)
+	manifestPEAR                // package.xml, package2.xml, package.xml.tpl (PEAR and PECL)
 )
 
 // manifestOf returns the manifest format of the file at p, or manifestNone.
@@ -48,6 +49,8 @@ func manifestOf(p string) manifestKind {
 		return manifestGradle
 	case "metadata.xml":
 		return manifestGentoo
+	case "package.xml", "package2.xml", "package.xml.tpl", "package.xml.in":
+		return manifestPEAR
 	case "changelog":
 		if strings.HasSuffix(strings.ToLower(p), "debian/changelog") {
 			return manifestDebian
@@ -110,7 +113,9 @@ func (m *manifestState) next(line []byte) bool {
 	case manifestXML:
 		return m.xml(line)
 	case manifestGentoo:
-		return m.gentoo(line)
+		return m.element(line, gentooPeople)
+	case manifestPEAR:
+		return m.element(line, pearPeople)
 	}
 	inside := m.depth > 0
 	key, rest, ok := manifestKey(line, m.kind)
@@ -159,20 +164,35 @@ func (m *manifestState) xml(line []byte) bool {
 	return credit || containsFold(t, "<email>")
 }
 
-// gentoo follows the <maintainer> elements of Gentoo's package metadata
-// (metadata.xml, GLEP 68: <maintainer type="person|project"> holding
-// <email> and <name>) and reports the <email> element inside one: the
-// package's maintainer, published with the package as a POM's developers
-// are. Another <email> of the file (outside <maintainer>, or before the
-// fragment shows the element's opening tag) is not read as a credit.
-func (m *manifestState) gentoo(line []byte) bool {
+// gentooPeople is the element of Gentoo's package metadata (metadata.xml,
+// GLEP 68: <maintainer type="person|project"> holding <email> and
+// <name>) that names the package's maintainer. pearPeople are the
+// elements of a PEAR or PECL package.xml (version 2: <lead>,
+// <developer>, <contributor>, <helper>, each holding <name>, <user>,
+// <email>, <active>; version 1: <maintainer>) that name the package's
+// maintainers, published on its channel's page.
+var (
+	gentooPeople = []string{"maintainer"}
+	pearPeople   = []string{"lead", "developer", "contributor", "helper", "maintainer"}
+)
+
+// element follows the elements named by tags and reports the <email>
+// element inside one: a maintainer of the package, published with it as
+// a POM's developers are. Another <email> of the file (outside those
+// elements, or before the fragment shows the element's opening tag) is
+// not read as a credit.
+func (m *manifestState) element(line []byte, tags []string) bool {
 	t := bytes.TrimSpace(line)
-	if containsFold(t, "<maintainer>") || containsFold(t, "<maintainer ") || containsFold(t, "<maintainer\t") {
-		m.depth = 1
+	for _, tag := range tags {
+		if containsFold(t, "<"+tag+">") || containsFold(t, "<"+tag+" ") || containsFold(t, "<"+tag+"\t") {
+			m.depth = 1
+		}
 	}
 	credit := m.depth > 0 && containsFold(t, "<email>")
-	if containsFold(t, "</maintainer>") {
-		m.depth = 0
+	for _, tag := range tags {
+		if containsFold(t, "</"+tag+">") {
+			m.depth = 0
+		}
 	}
 	return credit
 }

@@ -211,6 +211,7 @@ func FuzzDetectPath(f *testing.F) {
 	f.Add("%changelog\n* Wed Jun 14 2023 A B <a@mailhost.io> - 1.2-3\n* Mon Jan  1 24 b@mailhost.io\n* Sun\n* Sun Dec 99999 c@mailhost.io", "x.spec.txt", uint8(1))
 	f.Add("AUTHOR = \"A B\"\nEMAIL = \"a@mailhost.io\"\nGEM_EMAIL=['b@mailhost.io'\nX_EMAIL = \"c@mailhost.io\"\nEMAIL = \"\nE = '", "Thorfile", uint8(1))
 	f.Add("Cheers, a <a@mailhost.io>\nRegards,\nB C <b@mailhost.io>\n,\n<c@mailhost.io>\nWe discuss x at d@mailhost.io. discuss by email <e@mailhost.io>\ndiscuss:", "docs/x.ronn", uint8(1))
+	f.Add(" <lead>\n  <email>a@mailhost.io</email>\n </lead><email>b@mailhost.io</email>\n<helper\t><email>c@mailhost.io</email></helper>", "package.xml.tpl", uint8(1))
 	f.Add("<pkgmetadata>\n\t<maintainer type=\"person\">\n\t\t<email>a@mailhost.io</email>\n\t</maintainer>\n<email>b@mailhost.io</email>\n<maintainer><email>c@mailhost.io</email></maintainer><email>", "x/metadata.xml", uint8(1))
 	f.Add("[a-b@mailhost.io](https://m.io/mailman/listinfo/a-b) /listinfo/ /lists/a.mailhost.io/ /archives/list/c@x/ c@mailhost.io /pipermail/", "README.md", uint8(1))
 	f.Add("gpg --export-secret-key --armour a@mailhost.io\ntwine upload -s -i b@mailhost.io\ndebsign -kc@mailhost.io\n- d@mailhost.io\n-\n%_gpg_name E <e@mailhost.io>\ngpg -r f@mailhost.io; x -u g@mailhost.io\n--local-user=h@mailhost.io", ".travis.yml", uint8(1))

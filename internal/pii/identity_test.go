@@ -173,6 +173,13 @@ func TestRound11Rules(t *testing.T) {
 		{"maintainers list is not the element", "metadata.xml", finding.KindDiff, "<maintainers-note>\n<email>yul.example@mailhost.io</email>", []string{"warning"}},
 		{"maintainer in another xml file", "config/app.xml", finding.KindDiff, "<maintainer type=\"person\">\n<email>zed.example@mailhost.io</email>", []string{"warning"}},
 		{"gentoo metadata in a fixture", "tests/fixtures/metadata.xml", finding.KindDiff, "<maintainer type=\"person\">\n<email>abe.example@mailhost.io</email>", []string{"warning"}},
+		// A PEAR or PECL package.xml's maintainers.
+		{"pear lead", "package.xml.tpl", finding.KindDiff, " <lead>\n  <name>Ana Example</name>\n  <user>anaex</user>\n  <email>ana.example@mailhost.io</email>\n  <active>yes</active>\n </lead>\n <developer>\n  <email>bo.example@mailhost.io</email>\n </developer>", []string{"note", "note"}},
+		{"pear helper and contributor", "ext/tool/package.xml", finding.KindDiff, "<helper><email>cy.example@mailhost.io</email></helper>\n<contributor>\n<email>dee.example@mailhost.io</email>", []string{"note", "note"}},
+		{"pear v1 maintainer", "package2.xml", finding.KindDiff, "<maintainers>\n <maintainer>\n  <role>lead</role>\n  <email>eve.example@mailhost.io</email>", []string{"note"}},
+		{"pear email outside the people", "package.xml", finding.KindDiff, "</lead>\n<uri>x</uri>\n<email>fay.example@mailhost.io</email>", []string{"warning"}},
+		{"a lead element in another xml file", "config/team.xml", finding.KindDiff, "<lead>\n<email>gus.example@mailhost.io</email>", []string{"warning"}},
+		{"pear package.xml in a fixture", "tests/fixtures/package.xml", finding.KindDiff, "<lead>\n<email>hal.example@mailhost.io</email>", []string{"warning"}},
 		// A sentence that offers an address for discussion, in documentation.
 		{"discuss at", "README.md", finding.KindDiff, "Patches are welcome. We can also discuss new features at bea.example@mailhost.io.", []string{"note"}},
 		{"discuss by email", "man/tool.1.ronn", finding.KindDiff, "Or discuss by email <cal.example@mailhost.io>", []string{"note"}},
