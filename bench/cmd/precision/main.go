@@ -365,7 +365,8 @@ func locKey(commit, path string, line, col int, rule string) string {
 	return fmt.Sprintf("%s %s:%d:%d %s", commit, path, line, col, rule)
 }
 
-// readLabels reads `COMMIT PATH:LINE:COLUMN RULE TP|FP [SHAPE…]` lines;
+// readLabels reads `COMMIT PATH:LINE:COLUMN RULE TP|FP [SHAPE…]` lines
+// (PATH may hold single spaces);
 // blank lines and lines starting with # are ignored.
 func readLabels(name string) (map[string]label, error) {
 	b, err := os.ReadFile(name)
@@ -379,9 +380,16 @@ func readLabels(name string) (map[string]label, error) {
 			continue
 		}
 		f := strings.Fields(l)
-		if len(f) < 4 || (f[3] != "TP" && f[3] != "FP") {
+		// A path may hold spaces ("test/Unit tests/x"): the location
+		// ends at the first field followed by a rule and TP or FP.
+		end := 1
+		for end+2 < len(f) && f[end+2] != "TP" && f[end+2] != "FP" {
+			end++
+		}
+		if end+2 >= len(f) {
 			return nil, fmt.Errorf("%s:%d: want COMMIT PATH:LINE:COLUMN RULE TP|FP [SHAPE]", name, i+1)
 		}
+		f = append([]string{f[0], strings.Join(f[1:end+1], " ")}, f[end+1:]...)
 		loc := f[1]
 		c2 := strings.LastIndexByte(loc, ':')
 		c1 := strings.LastIndexByte(loc[:max(c2, 0)], ':')

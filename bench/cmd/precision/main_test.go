@@ -73,3 +73,38 @@ func TestPeopleTrailer(t *testing.T) {
 		}
 	}
 }
+
+func TestReadLabels(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       map[string]label
+		wantErr    bool
+	}{
+		{"plain", "# c\n\nabc a/b.go:3:4 pii/email FP some shape\n", map[string]label{locKey("abc", "a/b.go", 3, 4, "pii/email"): {fp: true, shape: "some shape"}}, false},
+		{"space in path", "abc t/Unit tests/x:20:19 secret/jwt TP token\n", map[string]label{locKey("abc", "t/Unit tests/x", 20, 19, "secret/jwt"): {shape: "token"}}, false},
+		{"no shape", "abc -:1:2 pii/email TP\n", map[string]label{locKey("abc", "-", 1, 2, "pii/email"): {}}, false},
+		{"no verdict", "abc a.go:1:2 pii/email maybe\n", nil, true},
+		{"no column", "abc a.go:1 pii/email TP\n", nil, true},
+		{"too short", "abc a.go:1:2\n", nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			name := filepath.Join(t.TempDir(), "labels.txt")
+			if err := os.WriteFile(name, []byte(tt.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, err := readLabels(name)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("readLabels err = %v, want error %v", err, tt.wantErr)
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("readLabels = %+v, want %+v", got, tt.want)
+			}
+			for k, v := range tt.want {
+				if got[k] != v {
+					t.Errorf("readLabels[%q] = %+v, want %+v", k, got[k], v)
+				}
+			}
+		})
+	}
+}
