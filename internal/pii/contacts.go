@@ -1,6 +1,10 @@
 package pii
 
-import "bytes"
+import (
+	"bytes"
+	"path"
+	"strings"
+)
 
 // bugContactDescription describes an email finding named as where to
 // report bugs or send patches.
@@ -118,4 +122,45 @@ func bugLabel(line []byte, start int) bool {
 		}
 	}
 	return true
+}
+
+// conductDescription describes an email finding in a code of conduct.
+const conductDescription = "An email address in a project's code of conduct: the contact the file exists to publish (where to report unacceptable behaviour), reported as a note."
+
+// conductNames are a code of conduct's file names (lower case, without
+// an extension).
+var conductNames = []string{"code_of_conduct", "code-of-conduct", "codeofconduct", "conduct"}
+
+// conductFile reports a project's code of conduct: a file named
+// CODE_OF_CONDUCT, CODE-OF-CONDUCT, CODEOFCONDUCT or CONDUCT (any case;
+// .md, .rst, .txt, .adoc or no extension) at the repository's root or
+// directly under docs/, doc/ or .github/, where GitHub and the
+// documentation look for it. Its addresses are the contact the file
+// exists to publish. Anywhere else (a test's, a fixture's or an
+// example's directory, a vendored module's tree) the name proves nothing
+// and an address keeps the warning.
+func conductFile(p string) bool {
+	if p == "" || inFixtureDir(p) {
+		return false
+	}
+	lp := strings.ToLower(p)
+	switch dir := path.Dir(lp); dir {
+	case ".", "docs", "doc", ".github":
+	default:
+		return false
+	}
+	base := path.Base(lp)
+	switch ext := path.Ext(base); ext {
+	case ".md", ".rst", ".txt", ".adoc":
+		base = base[:len(base)-len(ext)]
+	case "":
+	default:
+		return false
+	}
+	for _, n := range conductNames {
+		if base == n {
+			return true
+		}
+	}
+	return false
 }

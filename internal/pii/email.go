@@ -815,7 +815,7 @@ var placeholderLocals = []string{
 var roleLocals = []string{
 	"info", "contact", "hello", "hi", "support", "help", "helpdesk", "security", "secalert",
 	"abuse", "admin", "administrator", "webmaster", "hostmaster", "sales", "marketing", "press",
-	"media", "legal", "privacy", "compliance", "billing", "accounts", "jobs", "careers", "hr",
+	"media", "legal", "license", "licensing", "privacy", "compliance", "billing", "accounts", "jobs", "careers", "hr",
 	"team", "office", "feedback", "conduct", "codeofconduct", "opensource", "community",
 	"maintainers", "dev", "devs", "developer", "developers", "devteam", "ops", "devops", "sysadmin",
 	"root", "notifications", "notification", "alerts", "bounce", "bounces", "mailer", "daemon",

@@ -215,6 +215,9 @@ func FuzzDetectPath(f *testing.F) {
 	f.Add("<pkgmetadata>\n\t<maintainer type=\"person\">\n\t\t<email>a@mailhost.io</email>\n\t</maintainer>\n<email>b@mailhost.io</email>\n<maintainer><email>c@mailhost.io</email></maintainer><email>", "x/metadata.xml", uint8(1))
 	f.Add("[a-b@mailhost.io](https://m.io/mailman/listinfo/a-b) /listinfo/ /lists/a.mailhost.io/ /archives/list/c@x/ c@mailhost.io /pipermail/", "README.md", uint8(1))
 	f.Add("gpg --export-secret-key --armour a@mailhost.io\ntwine upload -s -i b@mailhost.io\ndebsign -kc@mailhost.io\n- d@mailhost.io\n-\n%_gpg_name E <e@mailhost.io>\ngpg -r f@mailhost.io; x -u g@mailhost.io\n--local-user=h@mailhost.io", ".travis.yml", uint8(1))
+	f.Add("Contact a@mailhost.io\n<b@mailhost.io>\nmailto:c@mailhost.io", ".github/CODE_OF_CONDUCT.md", uint8(1))
+	f.Add("Contact a@mailhost.io", "testdata/CONDUCT", uint8(1))
+	f.Add("  # Jeweler::Tasks.new do |gem|\n    # gem.email = \"a@mailhost.io;b@mailhost.io\"\n# s.email = %w[c@mailhost.io\n#s.email=\n# x.email = 'd@mailhost.io' # e@mailhost.io", "Gemfile", uint8(1))
 	f.Add("/****/\n//@Author: A \"B\" C\n//@website: x\n//@email: a@mailhost.io\n# Email:\n# Author:\n# E-mail: <b@mailhost.io>\n#:\n# @: c@mailhost.io", "site/js/popup.js", uint8(1))
 	d, err := New(Config{})
 	if err != nil {
@@ -248,10 +251,14 @@ func FuzzGemDSLPerson(f *testing.F) {
 }
 
 // FuzzGemEmailConstant reads arbitrary lines and offsets as a Ruby build
-// file's credit constant: it never panics, and an offset it accepts
-// follows a constant in capitals, a single "=" and an opening quote.
+// file's credit constant and as a commented-out gem email assignment: it
+// never panics; an offset gemEmailConstant accepts follows a constant in
+// capitals, a single "=" and an opening quote, and one commentedGemEmail
+// accepts follows a "#", ".email" and an "=" with no other "#" or "="
+// after it.
 func FuzzGemEmailConstant(f *testing.F) {
-	for _, s := range []string{"EMAIL = \"a@mailhost.io\"", "AUTHOR_EMAIL='b@mailhost.io'", "EMAILS = [\"c@mailhost.io\"", "EMAIL == \"d\"", "E_ = 'x'", "_EMAIL = \"", "x"} {
+	for _, s := range []string{"EMAIL = \"a@mailhost.io\"", "AUTHOR_EMAIL='b@mailhost.io'", "EMAILS = [\"c@mailhost.io\"", "EMAIL == \"d\"", "E_ = 'x'", "_EMAIL = \"", "x",
+		"  # gem.email = \"e@mailhost.io;f@mailhost.io\"", "#  s.email = %w[g@mailhost.io h@mailhost.io]", "## spec.email = ['i@x.io', 'j@x.io']", "# gem.email = ENV['X'] || 'k'", "# g.email == \"l\"", "#.email=", "# s.email = %w", "#"} {
 		f.Add(s, len(s)/2)
 		f.Add(s, len(s)-1)
 	}
@@ -264,6 +271,14 @@ func FuzzGemEmailConstant(f *testing.F) {
 			eq := strings.IndexByte(line[:start], '=')
 			if !isUpper(b[0]) || eq < 0 || at(b, eq+1) == '=' || !strings.ContainsAny(line[eq:start], "\"'") {
 				t.Fatalf("gemEmailConstant(%q, %d) = true without a constant's assignment of a string", line, start)
+			}
+		}
+		if commentedGemEmail(b, start) {
+			head := strings.TrimLeft(line[:start], " \t")
+			e := strings.Index(head, ".email")
+			eq := strings.IndexByte(head, '=')
+			if !strings.HasPrefix(head, "#") || e < 0 || eq < e || at(b, len(line[:start])-len(head)+eq+1) == '=' || strings.ContainsAny(head[eq+1:], "=#") {
+				t.Fatalf("commentedGemEmail(%q, %d) = true without a commented email assignment", line, start)
 			}
 		}
 	})

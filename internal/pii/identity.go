@@ -214,3 +214,38 @@ func gemEmailConstant(line []byte, start int) bool {
 	}
 	return bytes.IndexByte(rest[1:], rest[0]) < 0
 }
+
+// commentedGemEmail reports an address in a commented-out gem
+// specification's email assignment in a Ruby build file: "# gem.email =
+// "address"", "#  s.email = %w[address …]", "# spec.email = ["address",
+// …]" (a Jeweler or Gem::Specification block kept as comments). It is the
+// same credit as the live assignment: the gem's published author
+// address. The comment holds only that assignment: one or more "#",
+// spaces, a block variable, ".email", a single "=", then a string
+// literal, an array or a %w list, and the address inside the value (no
+// other "=", "#", "(" or "+" between the assignment and the address).
+// Any other comment ("# ask address", "# email = address") keeps the
+// warning.
+func commentedGemEmail(line []byte, start int) bool {
+	t := bytes.TrimLeft(line[:start], " \t")
+	if len(t) == 0 || t[0] != '#' {
+		return false
+	}
+	t = bytes.TrimLeft(bytes.TrimLeft(t, "#"), " \t")
+	v, field := fieldAssignment(t)
+	if v == nil || (field != "email" && field != "emails") {
+		return false
+	}
+	rest := t[len(v)+1+len(field):]
+	rest = bytes.TrimLeft(rest, " \t")
+	rest = bytes.TrimLeft(rest[1:], " \t") // past the "="
+	switch {
+	case bytes.HasPrefix(rest, []byte("%w[")), bytes.HasPrefix(rest, []byte("%w(")), bytes.HasPrefix(rest, []byte("%W[")), bytes.HasPrefix(rest, []byte("%W(")):
+		rest = rest[3:]
+	case len(rest) > 0 && (rest[0] == '"' || rest[0] == '\'' || rest[0] == '['):
+		rest = rest[1:]
+	default:
+		return false
+	}
+	return !bytes.ContainsAny(rest, "=#(+|&")
+}

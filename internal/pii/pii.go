@@ -158,6 +158,8 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	ruby := rubyFile(f.Path)
 	python := pythonModule(f.Path)
 	rubyBuild := rubyBuildFile(f.Path)
+	gemfile := rubyBuild || (path.Base(f.Path) == "Gemfile" && !inFixtureDir(f.Path))
+	conduct := conductFile(f.Path)
 	var gem gemBlock
 	// header: the file's leading comment block (not for messages, and
 	// not in fixtures, whose header comments are fixture data).
@@ -213,7 +215,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 						inSection || (inHeader && headerCredit(text, start, end)) || inList ||
 						(ruby && (gemDSLPerson(text, start, end) || gemFieldAhead(f.Lines, i))) ||
 						(emailField >= 0 && (start == emailField || (start == emailField+1 && at(text, emailField) == '<'))) ||
-						(python && dunderEmail(text, start)) || (rubyBuild && gemEmailConstant(text, start)) || (!message && (gitIdentity(text, start) || rpmChangelogEntry(text, start)) && !inFixtureDir(f.Path)):
+						(python && dunderEmail(text, start)) || (rubyBuild && gemEmailConstant(text, start)) || (gemfile && commentedGemEmail(text, start)) || (!message && (gitIdentity(text, start) || rpmChangelogEntry(text, start)) && !inFixtureDir(f.Path)):
 						sev, desc = finding.SeverityNote, attributionDescription
 					case message && messageCredit(f.Lines, i, start, end), !message && valedictionSignature(text, start, end) && !inFixtureDir(f.Path):
 						sev, desc = finding.SeverityNote, attributionDescription
@@ -223,6 +225,9 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 						sev, desc = finding.SeverityNote, thirdPartyDescription
 					case !fixture && mailmanListLink(linkedLists(text, &lists, &listsRead), text, start, end), docs && (mailtoContact(text, start) || mailtoLinkText(text, start, end) || listContact(text, start, end) || discussContact(text, start)):
 						sev, desc = finding.SeverityNote, contactDescription
+					case conduct:
+						// A code of conduct's contact.
+						sev, desc = finding.SeverityNote, conductDescription
 					case !message && (bugContact(text, start) || bugLabel(text, start)) && !inFixtureDir(f.Path):
 						// A bug-report contact, in files (not in messages,
 						// not in fixtures).
