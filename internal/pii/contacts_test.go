@@ -1,7 +1,6 @@
 package pii
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/privscan/privscan/finding"
@@ -20,12 +19,7 @@ func TestRound14Rules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases := []struct {
-		name, path string
-		kind       finding.Kind
-		text       string
-		want       []string // severity of each email finding, in order
-	}{
+	cases := []severityCase{
 		// A code of conduct's contact.
 		{"code of conduct at the root", "CODE_OF_CONDUCT.md", finding.KindDiff, "Instances may be raised with ana.example@mailhost.io. All complaints will be reviewed", []string{"note"}},
 		{"code of conduct under docs, upper case", "docs/CODE_OF_CONDUCT.md", finding.KindDiff, "Please contact bo.example@mailhost.io or cy.example@mailhost.io.", []string{"note", "note"}},
@@ -69,18 +63,7 @@ func TestRound14Rules(t *testing.T) {
 		{"a person's address beside it", "src/Tool/Loader.php", finding.KindDiff, " * Write to license@mailhost.io or tia.example@mailhost.io", []string{"warning"}},
 		{"a local part that only starts with license", "README.md", finding.KindDiff, "Ask licensed.uma@mailhost.io", []string{"warning"}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			first := 1
-			if c.kind == finding.KindCommitMessage {
-				first = 10
-			}
-			got := emailSeverities(t, d, fragmentFrom(c.kind, c.path, first, c.text))
-			if fmt.Sprint(got) != fmt.Sprint(c.want) {
-				t.Errorf("severities %v, want %v", got, c.want)
-			}
-		})
-	}
+	runSeverityCases(t, d, 1, 10, cases)
 }
 
 // TestConductFile names codes of conduct by their file's name and place.

@@ -1,7 +1,6 @@
 package pii
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/privscan/privscan/finding"
@@ -17,12 +16,7 @@ func TestRound9Rules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases := []struct {
-		name, path string
-		kind       finding.Kind
-		text       string
-		want       []string // severity of each email finding, in order
-	}{
+	cases := []severityCase{
 		// Bug-report contacts.
 		{"report bugs to", "src/main.c", finding.KindDiff, `  puts("Report bugs to <bug-tool@mailhost.io>.");`, []string{"note"}},
 		{"report bugs and patches to", "build-aux/config.sub", finding.KindDiff, `Report bugs and patches to <cfg-patches@mailhost.io>."`, []string{"note"}},
@@ -93,14 +87,7 @@ func TestRound9Rules(t *testing.T) {
 		{"rpm changelog entry in a fixture", "tests/fixtures/pkg.spec", finding.KindDiff, "Release: 1\n%changelog\n* Wed Jun 14 2023 Ida Example <ida.example@mailhost.io> - 1", []string{"warning"}},
 		{"rpm changelog entry in a commit message", "", finding.KindCommitMessage, "Bump\n\n* Wed Jun 14 2023 Jo Example <jo.example@mailhost.io> - 1", []string{"warning"}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got := emailSeverities(t, d, fragmentFrom(c.kind, c.path, 10, c.text))
-			if fmt.Sprint(got) != fmt.Sprint(c.want) {
-				t.Errorf("severities %v, want %v", got, c.want)
-			}
-		})
-	}
+	runSeverityCases(t, d, 10, 10, cases)
 }
 
 func TestIdentityKey(t *testing.T) {
@@ -139,12 +126,7 @@ func TestRound11Rules(t *testing.T) {
 		t.Fatal(err)
 	}
 	const gemHead = "GEM = \"tool\"\nGEM_VERSION = \"0.9.1\"\nAUTHOR = \"Ana Example\"\n"
-	cases := []struct {
-		name, path string
-		kind       finding.Kind
-		text       string
-		want       []string // severity of each email finding, in order
-	}{
+	cases := []severityCase{
 		// A gem's credit constant in a Ruby build file.
 		{"EMAIL in a Thorfile", "Thorfile", finding.KindDiff, gemHead + "EMAIL = \"ana.example@mailhost.io\"\nHOMEPAGE = \"https://tool.example.org\"\n\nspec = Gem::Specification.new do |s|\n  s.author = AUTHOR\n  s.email = EMAIL\nend", []string{"note"}},
 		{"EMAIL in a Rakefile", "Rakefile", finding.KindDiff, gemHead + "EMAIL = 'bo.example@mailhost.io'", []string{"note"}},
@@ -205,12 +187,5 @@ func TestRound11Rules(t *testing.T) {
 		{"a valediction word in a longer line before", "docs/letter.txt", finding.KindDiff, "We sent our best regards,\nSue Example <sue.example@mailhost.io>", []string{"warning"}},
 		{"signature in a fixture", "spec/fixtures/mail.txt", finding.KindDiff, "Cheers, Tia Example <tia.example@mailhost.io>", []string{"warning"}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got := emailSeverities(t, d, fragmentFrom(c.kind, c.path, 10, c.text))
-			if fmt.Sprint(got) != fmt.Sprint(c.want) {
-				t.Errorf("severities %v, want %v", got, c.want)
-			}
-		})
-	}
+	runSeverityCases(t, d, 10, 10, cases)
 }

@@ -1,6 +1,7 @@
 package pii
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -22,6 +23,34 @@ func fragmentFrom(kind finding.Kind, path string, first int, text string) *scann
 		f.Lines = append(f.Lines, scanner.Line{Number: first + i, Text: []byte(l)})
 	}
 	return f
+}
+
+// severityCase is one case of a rule table: the added lines of a file at
+// path (or a commit message), and the severity of each email finding d
+// reports in them, in order.
+type severityCase struct {
+	name, path string
+	kind       finding.Kind
+	text       string
+	want       []string // severity of each email finding, in order
+}
+
+// runSeverityCases runs each case as a subtest, its lines numbered from
+// diffFirst in a file's diff and from messageFirst in a commit message.
+func runSeverityCases(t *testing.T, d *Detector, diffFirst, messageFirst int, cases []severityCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			first := diffFirst
+			if c.kind == finding.KindCommitMessage {
+				first = messageFirst
+			}
+			got := emailSeverities(t, d, fragmentFrom(c.kind, c.path, first, c.text))
+			if fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("severities %v, want %v", got, c.want)
+			}
+		})
+	}
 }
 
 // emailSeverities returns the severity of each email finding d reports in

@@ -1,7 +1,6 @@
 package pii
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -19,12 +18,7 @@ func TestRound12Rules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases := []struct {
-		name, path string
-		kind       finding.Kind
-		text       string
-		want       []string // severity of each email finding, in order
-	}{
+	cases := []severityCase{
 		// A mailing list linked to its Mailman page.
 		{"markdown link to listinfo", "README.md", finding.KindDiff, "on the [tool-user@mailhost.io](https://mailman.mailhost.io/cgi-bin/mailman/listinfo/tool-user)", []string{"note"}},
 		{"html anchor to listinfo", "README.md", finding.KindDiff, `href="https://mailman.mailhost.io/cgi-bin/mailman/listinfo/tool-user">tool-user@mailhost.io</a>`, []string{"note"}},
@@ -72,18 +66,7 @@ func TestRound12Rules(t *testing.T) {
 		{"author and email fields in a fixture", "testdata/header.py", finding.KindDiff, "# Author: Jo Example\n# Email: jo.example@mailhost.io", []string{"warning"}},
 		{"author and email fields in a message", "", finding.KindCommitMessage, "Fix x\n\n# Author: Kim Example\n# Email: kim.example@mailhost.io", []string{"warning"}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			first := 1
-			if c.kind == finding.KindCommitMessage {
-				first = 10
-			}
-			got := emailSeverities(t, d, fragmentFrom(c.kind, c.path, first, c.text))
-			if fmt.Sprint(got) != fmt.Sprint(c.want) {
-				t.Errorf("severities %v, want %v", got, c.want)
-			}
-		})
-	}
+	runSeverityCases(t, d, 1, 10, cases)
 }
 
 // FuzzSigningKeyArg reads arbitrary lines and offsets as a command line's
