@@ -38,7 +38,7 @@ const (
 	// endsCacheDiv sizes the history walk's cache of split records
 	// (their end offsets, 4 bytes a line, without the text) of blobs
 	// too large for the blob cache or evicted from it: an eighth of the
-	// pack cache (1.5 MiB to 4 MiB). The old side of a diff is split
+	// pack cache (1 MiB to 4 MiB). The old side of a diff is split
 	// once, and its records are given again when the walk reaches the
 	// commit where that version is the new side. On prometheus' history
 	// 41 % of the bytes split were split a second time (868 of 2,122 MB);

@@ -25,13 +25,16 @@ import (
 // history walk needs again (the last version read of each file that
 // changes) grows with the repository. The walk demotes what it has used up
 // (see packSet.demote), so that the cache holds what later reads need.
-// Hit rates, demoted: go-git's last 1,499 commits (a 14 MB pack) 45.5 %
-// with 8 MiB, 49.6 % with 16 (without demotion 32 MiB got 48.1 %);
+// Hit rates, demoted: go-git's last 1,499 commits (a 14 MB pack) 33.6 %
+// with 4 MiB, 42.1 % with 8, 47.1 % with 12, 48.6 % with 32;
 // prometheus' last 10,025 (441 MB) 40.1 % with 16 MiB, 47.3 % with 32
-// (40.6 % without demotion). 12 MiB keeps go-git's peak RSS under
-// gitleaks'; prometheus' 32 MiB saves it 5 % of CPU against 16.
+// (40.6 % without demotion); prometheus' 32 MiB saves it 5 % of CPU
+// against 16. The floor is what a small repository pays for: a full cache
+// counts twice in the peak heap (the garbage collector lets the heap grow
+// to twice what is live), and on go-git's history 12 MiB put the peak RSS
+// level with gitleaks' (73 MB), 8 MiB about 9 MB below it.
 const (
-	packCacheMin = 12 << 20
+	packCacheMin = 8 << 20
 	packCacheMax = 32 << 20
 )
 

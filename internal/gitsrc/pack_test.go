@@ -98,7 +98,7 @@ func TestPackCacheSize(t *testing.T) {
 		pack int64
 		want int
 	}{
-		{0, packCacheMin}, {14 << 20, packCacheMin}, {48 << 20, packCacheMin},
+		{0, packCacheMin}, {14 << 20, packCacheMin}, {32 << 20, packCacheMin}, {48 << 20, 12 << 20},
 		{100 << 20, 25 << 20}, {128 << 20, packCacheMax}, {441 << 20, packCacheMax}, {1 << 40, packCacheMax},
 	} {
 		if got := packCacheSize(tc.pack); got != tc.want {
