@@ -38,7 +38,7 @@ type wnode struct {
 }
 
 type wentry struct {
-	c   *object.Commit
+	c   *walkCommit
 	seq int
 }
 
@@ -46,7 +46,7 @@ type commitHeap []wentry
 
 func (h commitHeap) Len() int { return len(h) }
 func (h commitHeap) Less(i, j int) bool {
-	ti, tj := h[i].c.Committer.When, h[j].c.Committer.When
+	ti, tj := h[i].c.committer, h[j].c.committer
 	if !ti.Equal(tj) {
 		return ti.After(tj)
 	}
@@ -89,20 +89,20 @@ func (r *Repo) shallowSet() map[plumbing.Hash]bool {
 	return m
 }
 
-func (w *walker) parents(c *object.Commit) []plumbing.Hash {
-	if w.shallow[c.Hash] {
+func (w *walker) parents(c *walkCommit) []plumbing.Hash {
+	if w.shallow[c.hash] {
 		return nil
 	}
-	return c.ParentHashes
+	return c.parents
 }
 
 // push queues a commit unless it was seen already.
-func (w *walker) push(c *object.Commit, flags uint8) {
-	n := w.nodes[c.Hash]
+func (w *walker) push(c *walkCommit, flags uint8) {
+	n := w.nodes[c.hash]
 	if n != nil {
 		return
 	}
-	w.nodes[c.Hash] = &wnode{tree: c.TreeHash, flags: flags | flagSeen | flagQueued}
+	w.nodes[c.hash] = &wnode{tree: c.tree, flags: flags | flagSeen | flagQueued}
 	w.seq++
 	heap.Push(&w.queue, wentry{c, w.seq})
 	if flags&flagUninteresting == 0 {
@@ -114,17 +114,17 @@ func (w *walker) pushHash(h plumbing.Hash, flags uint8) error {
 	if w.nodes[h] != nil {
 		return nil
 	}
-	c, err := object.GetCommit(w.s, h)
+	c, err := w.commit(h)
 	if err != nil {
-		return fmt.Errorf("read commit %s: %w", h, err)
+		return err
 	}
 	w.push(c, flags)
 	return nil
 }
 
-func (w *walker) pop() (*object.Commit, *wnode) {
+func (w *walker) pop() (*walkCommit, *wnode) {
 	e := heap.Pop(&w.queue).(wentry)
-	n := w.nodes[e.c.Hash]
+	n := w.nodes[e.c.hash]
 	n.flags &^= flagQueued
 	if n.flags&flagUninteresting == 0 {
 		w.interesting--
@@ -134,7 +134,7 @@ func (w *walker) pop() (*object.Commit, *wnode) {
 
 // markUninteresting marks the ancestors of c already seen as
 // uninteresting, and queues its unseen parents as uninteresting.
-func (w *walker) markUninteresting(c *object.Commit) error {
+func (w *walker) markUninteresting(c *walkCommit) error {
 	stack := append([]plumbing.Hash(nil), w.parents(c)...)
 	for len(stack) > 0 {
 		h := stack[len(stack)-1]
@@ -155,19 +155,41 @@ func (w *walker) markUninteresting(c *object.Commit) error {
 			continue // its parents are marked when it is popped
 		}
 		// Already walked: propagate to its parents.
-		pc, err := object.GetCommit(w.s, h)
+		pc, err := w.commit(h)
 		if err != nil {
-			return fmt.Errorf("read commit %s: %w", h, err)
+			return err
 		}
 		stack = append(stack, w.parents(pc)...)
 	}
 	return nil
 }
 
+// commit reads commit h: a packed commit with decodeCommit, any other
+// through go-git.
+func (w *walker) commit(h plumbing.Hash) (*walkCommit, error) {
+	obj, err := w.s.EncodedObject(plumbing.CommitObject, h)
+	if err != nil {
+		return nil, fmt.Errorf("read commit %s: %w", h, err)
+	}
+	var c *walkCommit
+	if po, ok := obj.(*packObject); ok {
+		c, err = decodeCommit(h, po.b)
+	} else {
+		var gc *object.Commit
+		if gc, err = object.DecodeCommit(w.s, obj); err == nil {
+			c = fromGoGit(gc)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read commit %s: %w", h, err)
+	}
+	return c, nil
+}
+
 // info builds the commitInfo of a popped commit whose parents were queued.
-func (w *walker) info(c *object.Commit) *commitInfo {
+func (w *walker) info(c *walkCommit) *commitInfo {
 	ps := w.parents(c)
-	ci := &commitInfo{hash: c.Hash, tree: c.TreeHash, merge: len(ps) > 1, msg: c.Message, when: c.Author.When}
+	ci := &commitInfo{hash: c.hash, tree: c.tree, merge: len(ps) > 1, msg: c.msg, when: c.author}
 	if len(ps) > 0 {
 		ci.parentTree = w.nodes[ps[0]].tree
 	}
@@ -200,10 +222,10 @@ func (w *walker) next(ctx context.Context) (*commitInfo, error) {
 // commit listed later turns out to reach it from an excluded one.
 func (w *walker) limited(ctx context.Context, include, exclude []*object.Commit, each func(*commitInfo)) ([]*commitInfo, error) {
 	for _, c := range exclude {
-		w.push(c, flagUninteresting)
+		w.push(fromGoGit(c), flagUninteresting)
 	}
 	for _, c := range include {
-		w.push(c, 0)
+		w.push(fromGoGit(c), 0)
 	}
 	const slopMax = 5
 	slop := slopMax
@@ -396,7 +418,7 @@ func (h *historySource) Fragments(ctx context.Context, yield func(*scanner.Fragm
 		next = func() (*commitInfo, error) { return lst.next(ctx) }
 	} else {
 		for _, c := range h.include {
-			w.push(c, 0)
+			w.push(fromGoGit(c), 0)
 		}
 		next = func() (*commitInfo, error) { return w.next(ctx) }
 		if h.onTotal != nil && h.ps.all() {
@@ -776,7 +798,7 @@ func (h *historySource) countUnlimited(ctx context.Context) (int, error) {
 	defer st.Close()
 	w := newWalker(st, h.r.shallowSet())
 	for _, c := range h.include {
-		w.push(c, 0)
+		w.push(fromGoGit(c), 0)
 	}
 	n := 0
 	for {
