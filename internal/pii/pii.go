@@ -171,6 +171,11 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	sections := !message && f.Path != "" && !inFixtureDir(f.Path)
 	// prevCont: the previous line continued a credit.
 	prevCont := false
+	// prevHeader: the previous line was a line of the header comment.
+	prevHeader := false
+	// ciComment: a CI configuration's notification block commented out
+	// line by line ("#  email:" / "#    - address").
+	ciComment := authorBlock{ci: true}
 	for i := range f.Lines {
 		text := f.Lines[i].Text
 		st := scanLine(text)
@@ -187,7 +192,12 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 		if ruby && gem.next(text) {
 			inManifest = true
 		}
+		if authors.ci && commentedRecipient(&ciComment, text) {
+			inManifest = true
+		}
 		inHeader := header.next(f.Lines[i])
+		signed := inHeader && prevHeader && f.Lines[i-1].Number+1 == f.Lines[i].Number
+		prevHeader = inHeader
 		inList := list.next(f.Lines[i], inHeader)
 		// lists: the mailing lists the line's URLs name, read at the
 		// line's first address that needs them.
@@ -215,7 +225,8 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 						inSection || (inHeader && headerCredit(text, start, end)) || inList ||
 						(ruby && (gemDSLPerson(text, start, end) || gemFieldAhead(f.Lines, i))) ||
 						(emailField >= 0 && (start == emailField || (start == emailField+1 && at(text, emailField) == '<'))) ||
-						(python && dunderEmail(text, start)) || (rubyBuild && gemEmailConstant(text, start)) || (gemfile && commentedGemEmail(text, start)) || (!message && (gitIdentity(text, start) || rpmChangelogEntry(text, start)) && !inFixtureDir(f.Path)):
+						(python && dunderEmail(text, start)) || (rubyBuild && gemEmailConstant(text, start)) || (gemfile && commentedGemEmail(text, start)) || (!message && (gitIdentity(text, start) || rpmChangelogEntry(text, start)) && !inFixtureDir(f.Path)) ||
+						(signed && headerSignature(f.Lines[i-1].Text, text, start, end)) || (!fixture && grammarCredit(text, start, message || docs)):
 						sev, desc = finding.SeverityNote, attributionDescription
 					case message && messageCredit(f.Lines, i, start, end), !message && valedictionSignature(text, start, end) && !inFixtureDir(f.Path):
 						sev, desc = finding.SeverityNote, attributionDescription
