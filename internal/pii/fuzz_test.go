@@ -219,6 +219,8 @@ func FuzzDetectPath(f *testing.F) {
 	f.Add("Contact a@mailhost.io", "testdata/CONDUCT", uint8(1))
 	f.Add("  # Jeweler::Tasks.new do |gem|\n    # gem.email = \"a@mailhost.io;b@mailhost.io\"\n# s.email = %w[c@mailhost.io\n#s.email=\n# x.email = 'd@mailhost.io' # e@mailhost.io", "Gemfile", uint8(1))
 	f.Add("/****/\n//@Author: A \"B\" C\n//@website: x\n//@email: a@mailhost.io\n# Email:\n# Author:\n# E-mail: <b@mailhost.io>\n#:\n# @: c@mailhost.io", "site/js/popup.js", uint8(1))
+	f.Add("#! /bin/sh\n# A B\n# a@mailhost.io\n#\n# C. D\n# <c@mailhost.io>\n# E\n# <e@mailhost.io\nx)\t# lightly tested by f@mailhost.io\n#\tChange from G H <g@mailhost.io>.  by\n\"# done by h@mailhost.io\" # Fix from\n# x. y by <i@mailhost.io> ly by from (", "src/x-conf", uint8(1))
+	f.Add("notifications:\n#  email:\n#    - a@mailhost.io\n#    - \"b@mailhost.io\"\n#\n#  recipients:\n#-c@mailhost.io\nx:\n#    - d@mailhost.io\n#", ".travis.yml", uint8(1))
 	d, err := New(Config{})
 	if err != nil {
 		f.Fatal(err)
