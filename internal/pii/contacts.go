@@ -164,3 +164,63 @@ func conductFile(p string) bool {
 	}
 	return false
 }
+
+// poFile reports a gettext catalog or template (.po, .pot).
+func poFile(p string) bool {
+	e := strings.ToLower(path.Ext(p))
+	return e == ".po" || e == ".pot"
+}
+
+// poBugsField reports a line that is the Report-Msgid-Bugs-To field of a
+// gettext header (the header entry's msgstr "" block writes each field as
+// a string of its own: "Report-Msgid-Bugs-To: Name <address>\n"): where
+// translators report bugs in the catalog's messages, published by the
+// file's own grammar beside Last-Translator and Language-Team. The same
+// words inside a translation's text do not start the line's string.
+func poBugsField(line []byte) bool {
+	t := bytes.TrimLeft(line, " \t")
+	if len(t) == 0 || t[0] != '"' {
+		return false
+	}
+	const key = "report-msgid-bugs-to:"
+	return len(t) > len(key) && equalFold(t[1:1+len(key)], key)
+}
+
+// poTranslatorLine reports a translator line of a gettext catalog's header
+// comment, "# Name <address>, 2017, 2019." (the name possibly empty:
+// "#  <address>, 2017."), the form msginit and the GNU gettext manual
+// give it: the address in angle brackets, then one or more years
+// separated by ", " or '-', and an optional period. Other comment kinds
+// ("#.", "#:", "#,", "#|") and other text after the address do not match.
+func poTranslatorLine(line []byte, start, end int) bool {
+	if len(line) < 2 || line[0] != '#' || (line[1] != ' ' && line[1] != '\t') {
+		return false
+	}
+	if before(line, start) != '<' || at(line, end) != '>' || bytes.ContainsAny(line[:start-1], "<>") {
+		return false
+	}
+	rest := bytes.TrimRight(line[end+1:], " \t\r")
+	rest = bytes.TrimSuffix(rest, []byte("."))
+	if len(rest) == 0 || rest[0] != ',' {
+		return false
+	}
+	rest = rest[1:]
+	for {
+		rest = bytes.TrimLeft(rest, " ")
+		k := 0
+		for k < len(rest) && isDigit(rest[k]) {
+			k++
+		}
+		if k != 4 {
+			return false
+		}
+		rest = rest[k:]
+		if len(rest) == 0 {
+			return true
+		}
+		if rest[0] != ',' && rest[0] != '-' {
+			return false
+		}
+		rest = rest[1:]
+	}
+}

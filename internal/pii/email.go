@@ -139,6 +139,8 @@ func emailAt(b []byte, i int) (start, end int, ok bool) {
 		return 0, 0, false // user@host:/path, the scp form of a remote location
 	case c == ':' && digestA1(b, start, end):
 		return 0, 0, false // user:realm@host:password, HTTP digest's A1 string
+	case (c == '"' || c == '\'') && digestRealmArg(b, start, end):
+		return 0, 0, false // compute_ha1("MD5", "realm@host", …): the realm as an argument
 	}
 	domain := b[i+1 : end]
 	if !validDomain(domain) || skipLocal(local, punycodeDomain(domain)) || skipDomain(domain) || kerberosPrincipal(local, domain) {
@@ -194,6 +196,73 @@ func digestA1(b []byte, start, end int) bool {
 	for _, w := range []string{"md5(", "digest", "realm"} {
 		if containsFold(b, w) {
 			return true
+		}
+	}
+	return false
+}
+
+// digestHashes are the hash names of HTTP digest authentication's
+// algorithm parameter (RFC 7616, section 3.3).
+var digestHashes = []string{"md5", "md5-sess", "sha-256", "sha-256-sess", "sha-512-256", "sha-512-256-sess"}
+
+// digestRealmArg reports whether the address at b[start:end], quoted
+// with c = b[end], is an argument of a call (after '(' or ',') on a line
+// that names the A1 computation (ha1 or a1 as a word of an identifier:
+// compute_ha1, HA1(, digest_a1, computeHa1) or digest authentication with
+// a quoted hash name among its words (digest … "MD5", "MD5-sess",
+// "SHA-256"): the protection space (realm) that A1 hashes, as realmValue
+// reads realm="…". The same address as an argument of a call without an
+// A1 or digest word (send_mail("MD5", address)) keeps the finding.
+func digestRealmArg(b []byte, start, end int) bool {
+	q := b[end]
+	if before(b, start) != q {
+		return false
+	}
+	k := start - 1
+	for before(b, k) == ' ' || before(b, k) == '\t' {
+		k--
+	}
+	if c := before(b, k); c != '(' && c != ',' {
+		return false
+	}
+	if a1Word(b) {
+		return true
+	}
+	return containsFold(b, "digest") && quotedHashName(b)
+}
+
+// a1Word reports whether ha1 or a1 is a word of an identifier on the
+// line: identifiers split at '_', at non-word bytes, and where a lower
+// case letter or a digit meets an upper case one (computeHa1, HA1Value).
+func a1Word(b []byte) bool {
+	for i := 0; i < len(b); {
+		if !isWord(b[i]) || b[i] == '_' {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(b) && isWord(b[j]) && b[j] != '_' && !(isUpper(b[j]) && (isLower(b[j-1]) || isDigit(b[j-1]))) {
+			j++
+		}
+		if w := b[i:j]; equalFold(w, "ha1") || equalFold(w, "a1") {
+			return true
+		}
+		i = j
+	}
+	return false
+}
+
+// quotedHashName reports a quoted string on the line that is one of
+// digestHashes ("MD5", 'SHA-256').
+func quotedHashName(b []byte) bool {
+	for i := 0; i < len(b); i++ {
+		if b[i] != '"' && b[i] != '\'' {
+			continue
+		}
+		for _, h := range digestHashes {
+			if e := i + 1 + len(h); e < len(b) && b[e] == b[i] && equalFold(b[i+1:e], h) {
+				return true
+			}
 		}
 	}
 	return false

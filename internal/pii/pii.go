@@ -160,6 +160,9 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	rubyBuild := rubyBuildFile(f.Path)
 	gemfile := rubyBuild || (path.Base(f.Path) == "Gemfile" && !inFixtureDir(f.Path))
 	conduct := conductFile(f.Path)
+	// po: a gettext catalog outside fixtures, whose header names its
+	// translators and its bug-report address.
+	po := poFile(f.Path) && !inFixtureDir(f.Path)
 	var gem gemBlock
 	// header: the file's leading comment block (not for messages, and
 	// not in fixtures, whose header comments are fixture data).
@@ -226,7 +229,8 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 						(ruby && (gemDSLPerson(text, start, end) || gemFieldAhead(f.Lines, i))) ||
 						(emailField >= 0 && (start == emailField || (start == emailField+1 && at(text, emailField) == '<'))) ||
 						(python && dunderEmail(text, start)) || (rubyBuild && gemEmailConstant(text, start)) || (gemfile && commentedGemEmail(text, start)) || (!message && (gitIdentity(text, start) || rpmChangelogEntry(text, start)) && !inFixtureDir(f.Path)) ||
-						(signed && headerSignature(f.Lines[i-1].Text, text, start, end)) || (!fixture && grammarCredit(text, start, message || docs)):
+						(signed && headerSignature(f.Lines[i-1].Text, text, start, end)) || (!fixture && grammarCredit(text, start, message || docs)) ||
+						(po && inHeader && poTranslatorLine(text, start, end)):
 						sev, desc = finding.SeverityNote, attributionDescription
 					case message && messageCredit(f.Lines, i, start, end), !message && valedictionSignature(text, start, end) && !inFixtureDir(f.Path):
 						sev, desc = finding.SeverityNote, attributionDescription
@@ -239,7 +243,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 					case conduct:
 						// A code of conduct's contact.
 						sev, desc = finding.SeverityNote, conductDescription
-					case !message && (bugContact(text, start) || bugLabel(text, start)) && !inFixtureDir(f.Path):
+					case !message && (bugContact(text, start) || bugLabel(text, start)) && !inFixtureDir(f.Path), po && poBugsField(text):
 						// A bug-report contact, in files (not in messages,
 						// not in fixtures).
 						sev, desc = finding.SeverityNote, bugContactDescription
