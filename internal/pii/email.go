@@ -206,13 +206,15 @@ func digestA1(b []byte, start, end int) bool {
 var digestHashes = []string{"md5", "md5-sess", "sha-256", "sha-256-sess", "sha-512-256", "sha-512-256-sess"}
 
 // digestRealmArg reports whether the address at b[start:end], quoted
-// with c = b[end], is an argument of a call (after '(' or ',') on a line
+// with c = b[end], is a later argument of a call (after ',') on a line
 // that names the A1 computation (ha1 or a1 as a word of an identifier:
 // compute_ha1, HA1(, digest_a1, computeHa1) or digest authentication with
 // a quoted hash name among its words (digest … "MD5", "MD5-sess",
 // "SHA-256"): the protection space (realm) that A1 hashes, as realmValue
 // reads realm="…". The same address as an argument of a call without an
-// A1 or digest word (send_mail("MD5", address)) keeps the finding.
+// A1 or digest word (send_mail("MD5", address)) keeps the finding, and so
+// does the first argument of an A1 call (ha1("address", realm, password)):
+// A1 is username:realm:password, and a username may be a person's address.
 func digestRealmArg(b []byte, start, end int) bool {
 	q := b[end]
 	if before(b, start) != q {
@@ -222,7 +224,9 @@ func digestRealmArg(b []byte, start, end int) bool {
 	for before(b, k) == ' ' || before(b, k) == '\t' {
 		k--
 	}
-	if c := before(b, k); c != '(' && c != ',' {
+	if before(b, k) != ',' {
+		// The first argument of an A1 call is the username
+		// (A1 = username:realm:password), maybe a person's address.
 		return false
 	}
 	if a1Word(b) {

@@ -33,6 +33,8 @@ func TestRound16Rules(t *testing.T) {
 		{"ha1 word, address not an argument", "src/mail.py", finding.KindDiff, `ha1 = x  # ask ana.lima@mailhost.io`, []string{"warning"}},
 		{"a word holding the letters", "src/mail.py", finding.KindDiff, `sha1sum("ana.lima@mailhost.io")`, []string{"warning"}},
 		{"a1 inside a word", "src/mail.py", finding.KindDiff, `data1("ana.lima@mailhost.io")`, []string{"warning"}},
+		{"the username, A1's first argument", "auth/digest.py", finding.KindDiff, `h = HA1("ana.lima@mailhost.io", realm, "secret")`, []string{"warning"}},
+		{"the username first, a hash name after it", "test/digest_test.rb", finding.KindDiff, `ha1 = compute_ha1("ana.lima@mailhost.io", "MD5", pw)`, []string{"warning"}},
 		// gettext headers.
 		{"Report-Msgid-Bugs-To", po, finding.KindDiff, "msgid \"\"\nmsgstr \"\"\n\"Project-Id-Version: tool\\n\"\n\"Report-Msgid-Bugs-To: Ana Lima <ana.lima@mailhost.io>\\n\"", []string{"note"}},
 		{"Report-Msgid-Bugs-To in a template", "po/tool.pot", finding.KindDiff, "\"Report-Msgid-Bugs-To: bo.lima@mailhost.io\\n\"", []string{"note"}},
