@@ -83,7 +83,12 @@ func commentClause(line []byte, start int) []byte {
 	if k < 0 {
 		return nil
 	}
-	c := bytes.TrimLeft(head[k:], "#*/;%-!{(<\"")
+	return lastClause(bytes.TrimLeft(head[k:], "#*/;%-!{(<\""))
+}
+
+// lastClause returns c from its last sentence end (". ", "; ", "! ",
+// "? ", or the same before a tab) on, or all of c without one.
+func lastClause(c []byte) []byte {
 	for i := len(c) - 2; i >= 0; i-- {
 		switch c[i] {
 		case '.', ';', '!', '?':
@@ -155,13 +160,7 @@ func creditTail(words [][]byte, open bool) bool {
 func grammarCredit(line []byte, start int, wholeLine bool) bool {
 	var clause []byte
 	if wholeLine {
-		clause = line[:start]
-		for i := len(clause) - 2; i >= 0; i-- {
-			if c := clause[i]; (c == '.' || c == ';' || c == '!' || c == '?') && (clause[i+1] == ' ' || clause[i+1] == '\t') {
-				clause = clause[i+1:]
-				break
-			}
-		}
+		clause = lastClause(line[:start])
 	} else {
 		clause = commentClause(line, start)
 	}
