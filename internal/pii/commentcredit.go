@@ -115,8 +115,8 @@ var notCreditParticiples = []string{"owned", "used", "assigned", "shared", "forw
 // <address>").
 var contributionNouns = []string{"fix", "fixes", "change", "changes", "patch", "patches", "suggestion", "suggestions", "idea", "ideas", "contribution", "contributions", "help", "code"}
 
-// oneOf reports whether w is one of set, without case.
-func oneOf(w []byte, set []string) bool {
+// oneOfFold reports whether w is one of set, without case.
+func oneOfFold(w []byte, set []string) bool {
 	for _, s := range set {
 		if equalFold(w, s) {
 			return true
@@ -189,16 +189,16 @@ func grammarCredit(line []byte, start int, wholeLine bool) bool {
 				return false
 			}
 			p := bytes.Trim(words[j], ",")
-			if oneOf(p, notCreditParticiples) {
+			if oneOfFold(p, notCreditParticiples) {
 				return false
 			}
-			return oneOf(p, irregularParticiples) || (len(p) >= 4 && hasSuffixFold(p, "ed") && allAlpha(p))
+			return oneOfFold(p, irregularParticiples) || (len(p) >= 4 && hasSuffixFold(p, "ed") && allAlpha(p))
 		case equalFold(w, "from"):
 			if !creditTail(words[i+1:], open) {
 				return false
 			}
 			for _, v := range words[:i] {
-				if oneOf(bytes.Trim(v, ",:"), contributionNouns) {
+				if oneOfFold(bytes.Trim(v, ",:"), contributionNouns) {
 					return true
 				}
 			}

@@ -217,7 +217,7 @@ func toolName(w []byte) []byte {
 	return w
 }
 
-// isOneOf reports whether w is one of list.
+// isOneOf reports whether w is exactly one of list (oneOfFold ignores case).
 func isOneOf(w []byte, list []string) bool {
 	for _, s := range list {
 		if string(w) == s {
