@@ -238,9 +238,11 @@ func BenchmarkDiffHeadParent(b *testing.B) {
 
 // TestHistoryMemoryFlat checks that History's live heap does not grow with
 // the length of the history walked: over 1,200 commits (cache bounds
-// lowered so that they fill early), the peak live heap of the last 300
-// commits stays within a small margin of that of commits 200-500 (medians
-// of samples taken every 10 commits: what is in flight varies). The older
+// lowered so that they fill early), the live heap of the last 300 commits
+// stays within a small margin of that of commits 200-500 (the least of
+// samples taken every 10 commits in each window: what is in flight
+// varies, what is retained does not; a leak of 4 KiB per commit fails
+// it). The older
 // commits hold smaller files; only what a walk retains per commit, such as
 // the set of commit IDs (about 100 bytes each), adds up.
 func TestHistoryMemoryFlat(t *testing.T) {
@@ -280,14 +282,14 @@ func TestHistoryMemoryFlat(t *testing.T) {
 	if commits != 1200 {
 		t.Fatalf("walked %d commits, want 1200", commits)
 	}
-	median := func(s []uint64) uint64 {
-		slices.Sort(s)
-		return s[len(s)/2]
-	}
-	early, late := median(earlyS), median(lateS)
-	t.Logf("median live heap: %d KiB over commits 200-500, %d KiB over commits 900-1200", early>>10, late>>10)
+	// Each window is judged by its least sample: memory that grows with
+	// history is in every sample of the late window, while a transient
+	// peak (a pipeline stage holding a large batch when the sample is
+	// taken, the machine's load reordering the stages) is in some only.
+	early, late := slices.Min(earlyS), slices.Min(lateS)
+	t.Logf("least live heap: %d KiB over commits 200-500, %d KiB over commits 900-1200", early>>10, late>>10)
 	if late > early+early/2+(1<<20) {
-		t.Errorf("median live heap grew from %d KiB (commits 200-500) to %d KiB (commits 900-1200)", early>>10, late>>10)
+		t.Errorf("least live heap grew from %d KiB (commits 200-500) to %d KiB (commits 900-1200)", early>>10, late>>10)
 	}
 }
 
