@@ -1,0 +1,46 @@
+package pii
+
+import (
+	"testing"
+
+	"github.com/privscan/privscan/finding"
+)
+
+// TestRound17Rules: the author field of an expanded version-control
+// keyword is a credit (a note); the same address after "$Id:" without the
+// keyword's fields or its closing "$", elsewhere on the line, in a commit
+// message or in a fixture keeps the warning. Synthetic names and hosts
+// only; each fragment is the added lines alone, numbered from line 1 of
+// the file.
+func TestRound17Rules(t *testing.T) {
+	d, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []severityCase{
+		// Version-control keywords.
+		{"svn Id in a shell header", "lib/tool.sh", finding.KindDiff, "#! /bin/sh\n# $Id: tool.sh 54 2008-10-21 23:29:23Z ana.lima@mailhost.io $", []string{"note"}},
+		{"svn Id, first line of a library", "lib/flags", finding.KindDiff, "# $Id: flags 138 2010-03-18 00:25:34Z ana.lima@mailhost.io $", []string{"note"}},
+		{"svn Id in a C comment", "src/x.c", finding.KindDiff, "/* $Id: x.c 490 2007-03-03 15:38:23Z ana.lima@mailhost.io $ */", []string{"note"}},
+		{"svn Id in an XML comment", "doc/x.xml", finding.KindDiff, "<!-- $Id: x.xml 357 2006-12-25 20:04:00Z ana.lima@mailhost.io $ -->", []string{"note"}},
+		{"CVS Id with a state", "src/x.pl", finding.KindDiff, "# $Id: x.pl,v 1.12.2.1 2003/01/07 12:00:00 ana.lima@mailhost.io Exp $", []string{"note"}},
+		{"CVS Header with a path", "src/x.pl", finding.KindDiff, "# $Header: /cvsroot/tool/src/x.pl,v 1.3 2003/01/07 12:00:00 ana.lima@mailhost.io Exp $", []string{"note"}},
+		{"Author keyword", "src/x.py", finding.KindDiff, "__author__ = '$Author: ana.lima@mailhost.io $'", []string{"note"}},
+		{"Id in a string literal", "src/version.php", finding.KindDiff, "$rev = '$Id: version.php 12 2009-01-02 03:04:05Z ana.lima@mailhost.io $';", []string{"note"}},
+		// Recall.
+		{"Id without the closing dollar", "lib/tool.sh", finding.KindDiff, "# $Id: tool.sh 54 2008-10-21 23:29:23Z ana.lima@mailhost.io", []string{"warning"}},
+		{"Id without its fields", "lib/tool.sh", finding.KindDiff, "# $Id: ana.lima@mailhost.io $", []string{"warning"}},
+		{"Id with a field missing", "lib/tool.sh", finding.KindDiff, "# $Id: tool.sh 2008-10-21 23:29:23Z ana.lima@mailhost.io $", []string{"warning"}},
+		{"Id with text for a revision", "lib/tool.sh", finding.KindDiff, "# $Id: tool.sh r54 2008-10-21 23:29:23Z ana.lima@mailhost.io $", []string{"warning"}},
+		{"unexpanded Id, address after it", "lib/tool.sh", finding.KindDiff, "# $Id$ contact ana.lima@mailhost.io", []string{"warning"}},
+		{"unexpanded Id, address and dollar after it", "lib/tool.sh", finding.KindDiff, "# $Id$ mail ana.lima@mailhost.io $", []string{"warning"}},
+		{"address after a keyword's closing dollar", "lib/tool.sh", finding.KindDiff, "# $Id: tool.sh 54 2008-10-21 23:29:23Z jdoe $ ana.lima@mailhost.io", []string{"warning"}},
+		{"a string that is not a keyword", "src/mail.sh", finding.KindDiff, `echo "$User: ana.lima@mailhost.io $"`, []string{"warning"}},
+		{"Header with more text", "src/x.py", finding.KindDiff, "# $Header: x.py 1.3 2003/01/07 12:00:00 ask ana.lima@mailhost.io $", []string{"warning"}},
+		{"Id, two words before the dollar", "src/x.py", finding.KindDiff, "# $Id: x.py 1.3 2003/01/07 12:00:00 ana.lima@mailhost.io a b $", []string{"warning"}},
+		{"Id with a bad time", "src/x.py", finding.KindDiff, "# $Id: x.py 1.3 2003/01/07 12:00 ana.lima@mailhost.io $", []string{"warning"}},
+		{"keyword in a commit message", "", finding.KindCommitMessage, "Update\n\n$Id: tool.sh 54 2008-10-21 23:29:23Z ana.lima@mailhost.io $", []string{"warning"}},
+		{"keyword in a fixture", "testdata/tool.sh", finding.KindDiff, "# $Id: tool.sh 54 2008-10-21 23:29:23Z ana.lima@mailhost.io $", []string{"warning"}},
+	}
+	runSeverityCases(t, d, 1, 10, cases)
+}
