@@ -239,21 +239,7 @@ func digestRealmArg(b []byte, start, end int) bool {
 // line: identifiers split at '_', at non-word bytes, and where a lower
 // case letter or a digit meets an upper case one (computeHa1, HA1Value).
 func a1Word(b []byte) bool {
-	for i := 0; i < len(b); {
-		if !isWord(b[i]) || b[i] == '_' {
-			i++
-			continue
-		}
-		j := i + 1
-		for j < len(b) && isWord(b[j]) && b[j] != '_' && !(isUpper(b[j]) && (isLower(b[j-1]) || isDigit(b[j-1]))) {
-			j++
-		}
-		if w := b[i:j]; equalFold(w, "ha1") || equalFold(w, "a1") {
-			return true
-		}
-		i = j
-	}
-	return false
+	return identWords(b, func(w []byte) bool { return equalFold(w, "ha1") || equalFold(w, "a1") })
 }
 
 // quotedHashName reports a quoted string on the line that is one of

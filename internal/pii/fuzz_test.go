@@ -133,6 +133,7 @@ func FuzzDetectFragment(f *testing.F) {
 	f.Add("__author__ = 'A'\n__email__ = \"a.b@mailhost.io\"\n__email__: str = 'c@mailhost.io'\n__email__==", uint8(65))
 	f.Add("  commit_author:\n    email: a.b@mailhost.io\ngit config --global user.email \"c@mailhost.io\"\nGIT_COMMITTER_EMAIL=d@mailhost.io\n- :=e@mailhost.io", uint8(129))
 	f.Add("# $Id: x.sh 54 2008-10-21 23:29:23Z a@mailhost.io $\n$Author: b@mailhost.io $\n$Id$ c@mailhost.io $", uint8(1))
+	f.Add("run \"git\", \"config\", \"user.email\", \"a@mailhost.io\"\ngitUserEmail = 'b@mailhost.io'\ngit.commit().setCommitter(\"C\", \"c@mailhost.io\")\n(\"\", \"d@mailhost.io", uint8(1))
 	d, err := New(Config{})
 	if err != nil {
 		f.Fatal(err)
@@ -226,6 +227,7 @@ func FuzzDetectPath(f *testing.F) {
 	f.Add("ha1 = f.send(:compute_ha1, \"MD5\", \"a@mailhost.io\",\nHA1('b@mailhost.io')\ndigest(\"SHA-256\", 'c@mailhost.io')\nsend_mail(\"MD5\", \"d@mailhost.io\")\n\"\"'MD5-sess'(\"e@mailhost.io", "test/digest_test.rb", uint8(1))
 	f.Add("notifications:\n#  email:\n#    - a@mailhost.io\n#    - \"b@mailhost.io\"\n#\n#  recipients:\n#-c@mailhost.io\nx:\n#    - d@mailhost.io\n#", ".travis.yml", uint8(1))
 	f.Add("# $Id: x.sh 54 2008-10-21 23:29:23Z a@mailhost.io $\n# $Header: /r/x,v 1.2 2003/01/07 12:00:00 b@mailhost.io Exp $\n$Author: c@mailhost.io $\n$Id: d@mailhost.io\n$Id: x 1.. 2008/10-21 23:29 e@mailhost.io X $\n$:f@mailhost.io $\n$", "lib/x.sh", uint8(1))
+	f.Add("run \"git\", \"config\", \"user.email\", \"a@mailhost.io\"\ngit_genericEmail = \"<b@mailhost.io>\"\ngitTool.setAuthor(\"A B\", \"c@mailhost.io\")\npost.setAuthor(\"D\", \"d@mailhost.io\")\n.setAuthor(\", \"e@mailhost.io\n\"\", 'f@mailhost.io'\nGITUserEmail=g@mailhost.io", "gradle/release.gradle", uint8(1))
 	d, err := New(Config{})
 	if err != nil {
 		f.Fatal(err)

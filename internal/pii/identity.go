@@ -16,17 +16,113 @@ import (
 // gitIdentity reports, on its line, an address configured as the
 // identity git records in commits: after "git config [--global]
 // user.email" or "git -c user.email=" (a CI script, a Dockerfile, a
-// workflow's run step), or as the value of a key that names a commit's
-// author or committer (see identityKey): goreleaser's "commit_author:"
-// inline, "committer: Name <address>" of a pull-request action,
-// GIT_COMMITTER_EMAIL=…, commit_user_email: ….
+// workflow's run step), also written as a command's argument list
+// ("git", "config", "user.email", "address"), as the value of a key that
+// names a commit's author or committer (see identityKey): goreleaser's
+// "commit_author:" inline, "committer: Name <address>" of a pull-request
+// action, GIT_COMMITTER_EMAIL=…, commit_user_email: …, gitUserEmail = …,
+// or as the second argument of a git tool's author setter (see
+// gitAuthorSetter).
 func gitIdentity(line []byte, start int) bool {
 	head := bytes.TrimRight(line[:start], " \t\"'=`")
+	if n := len(head); n > 1 && head[n-1] == ',' && (head[n-2] == '"' || head[n-2] == '\'') {
+		// An argument list: the separator after the closing quote of
+		// the item before.
+		head = bytes.TrimRight(head[:n-1], "\"'")
+	}
 	if hasSuffixFold(head, "user.email") && !isWord(before(head, len(head)-10)) && wordIn(head[:len(head)-10], "git") {
+		return true
+	}
+	if gitAuthorSetter(line, start) {
 		return true
 	}
 	key, ok := lineKey(line[:start])
 	return ok && identityKey(key)
+}
+
+// gitAuthorSetter reports an address as the second argument of a call
+// that sets a commit's author or committer on a git tool: the receiver
+// holds "git" as a word (gitTool.setAuthor, git.commit().setCommitter),
+// the method is setAuthor or setCommitter, and its arguments are a quoted
+// name and the quoted address ("Name", "address"). A setAuthor of another
+// receiver (a post, a book) is not.
+func gitAuthorSetter(line []byte, start int) bool {
+	q := before(line, start)
+	if q != '"' && q != '\'' {
+		return false
+	}
+	head := bytes.TrimRight(line[:start-1], " \t")
+	if len(head) == 0 || head[len(head)-1] != ',' {
+		return false
+	}
+	head = bytes.TrimRight(head[:len(head)-1], " \t")
+	if len(head) < 2 || head[len(head)-1] != q {
+		return false
+	}
+	open := bytes.LastIndexByte(head[:len(head)-1], q)
+	if open < 0 {
+		return false
+	}
+	head = head[:open]
+	if len(head) == 0 || head[len(head)-1] != '(' {
+		return false
+	}
+	head = head[:len(head)-1]
+	var method string
+	switch {
+	case bytes.HasSuffix(head, []byte(".setAuthor")):
+		method = ".setAuthor"
+	case bytes.HasSuffix(head, []byte(".setCommitter")):
+		method = ".setCommitter"
+	default:
+		return false
+	}
+	head = head[:len(head)-len(method)]
+	// The receiver: the chain of identifiers, member accesses and calls
+	// before the method.
+	r := len(head)
+	for r > 0 && (isWord(head[r-1]) || head[r-1] == '.' || head[r-1] == '(' || head[r-1] == ')') {
+		r--
+	}
+	return hasGitWord(head[r:])
+}
+
+// hasGitWord reports "git" as a word of an identifier in b (see
+// identWords), not as the first half of a forge's name written in camel
+// case (GitHub, GitLab: gitHubClient, GitLab_email).
+func hasGitWord(b []byte) bool {
+	git := false
+	found := identWords(b, func(w []byte) bool {
+		if git && !equalFold(w, "hub") && !equalFold(w, "lab") {
+			return true
+		}
+		git = equalFold(w, "git")
+		return false
+	})
+	return found || git
+}
+
+// identWords reports whether fn holds for a word of an identifier in b:
+// identifiers split at non-word bytes, at '_', where a lower case letter
+// or a digit meets an upper case one (gitUserEmail, git_genericEmail,
+// computeHa1), and before the last capital of a run of capitals followed
+// by a lower case letter (GITUserEmail).
+func identWords(b []byte, fn func(w []byte) bool) bool {
+	for i := 0; i < len(b); {
+		if !isWord(b[i]) || b[i] == '_' {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(b) && isWord(b[j]) && b[j] != '_' && !(isUpper(b[j]) && (isLower(b[j-1]) || isDigit(b[j-1]) || (isUpper(b[j-1]) && isLower(at(b, j+1))))) {
+			j++
+		}
+		if fn(b[i:j]) {
+			return true
+		}
+		i = j
+	}
+	return false
 }
 
 // wordIn reports whether b holds w (lower case) as a whole word.
@@ -62,33 +158,27 @@ func lineKey(head []byte) ([]byte, bool) {
 }
 
 // identityKey reports a key that names the identity git records for a
-// commit: its words (split at '_', '-', '.') hold "committer", or hold
-// "commit" or "git" together with "author", "email" or "user"
+// commit: its words (split at '_', '-', '.' and where a lower case
+// letter or a digit meets a capital, see identWords) hold "committer", or
+// hold "commit" or "git" together with "author", "email" or "user"
 // (commit_author, commit_user_email, GIT_COMMITTER_EMAIL, git_email,
-// git-user-email). "email", "author_email" alone and "gitlab_email" are
-// not such keys (author keys are read as credits elsewhere).
+// git-user-email, gitUserEmail, git_genericEmail). "email",
+// "author_email", "userEmail" alone, "gitlab_email" and "gitHubEmail"
+// are not such keys (author keys are read as credits elsewhere).
 func identityKey(key []byte) bool {
 	var git, committer, who bool
-	for len(key) > 0 {
-		k := 0
-		for k < len(key) && key[k] != '_' && key[k] != '-' && key[k] != '.' {
-			k++
-		}
-		w := key[:k]
+	identWords(key, func(w []byte) bool {
 		switch {
 		case equalFold(w, "committer"):
 			committer = true
-		case equalFold(w, "commit"), equalFold(w, "git"):
+		case equalFold(w, "commit"):
 			git = true
 		case equalFold(w, "author"), equalFold(w, "email"), equalFold(w, "user"):
 			who = true
 		}
-		if k == len(key) {
-			break
-		}
-		key = key[k+1:]
-	}
-	return committer || (git && who)
+		return false
+	})
+	return committer || ((git || hasGitWord(key)) && who)
 }
 
 // pythonModule reports a Python source file outside test, fixture and

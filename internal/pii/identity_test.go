@@ -107,6 +107,14 @@ func TestIdentityKey(t *testing.T) {
 		{"gitlab_email", false},
 		{"commits", false},
 		{"git", false},
+		{"gitUserEmail", true},
+		{"git_genericEmail", true},
+		{"GITUserEmail", true},
+		{"commitAuthor", true},
+		{"userEmail", false},
+		{"gitHubEmail", false},
+		{"GitLab_email", false},
+		{"digitEmail", false},
 		{"", false},
 	}
 	for _, c := range cases {

@@ -9,7 +9,10 @@ import (
 // TestRound17Rules: the author field of an expanded version-control
 // keyword is a credit (a note); the same address after "$Id:" without the
 // keyword's fields or its closing "$", elsewhere on the line, in a commit
-// message or in a fixture keeps the warning. Synthetic names and hosts
+// message or in a fixture keeps the warning. A git identity written as a
+// command's argument list, a camelCase key naming it, or a git tool's
+// author setter is a note, as "git config user.email" is; the same forms
+// without git, another receiver's setter and fixtures keep the warning. Synthetic names and hosts
 // only; each fragment is the added lines alone, numbered from line 1 of
 // the file.
 func TestRound17Rules(t *testing.T) {
@@ -41,6 +44,27 @@ func TestRound17Rules(t *testing.T) {
 		{"Id with a bad time", "src/x.py", finding.KindDiff, "# $Id: x.py 1.3 2003/01/07 12:00 ana.lima@mailhost.io $", []string{"warning"}},
 		{"keyword in a commit message", "", finding.KindCommitMessage, "Update\n\n$Id: tool.sh 54 2008-10-21 23:29:23Z ana.lima@mailhost.io $", []string{"warning"}},
 		{"keyword in a fixture", "testdata/tool.sh", finding.KindDiff, "# $Id: tool.sh 54 2008-10-21 23:29:23Z ana.lima@mailhost.io $", []string{"warning"}},
+		// A git identity as a command's argument list, a camelCase key
+		// and a git tool's author setter.
+		{"argument list, Gradle", "gradle/release.gradle", finding.KindDiff, `    run "git", "config", "user.email", "ana.lima@mailhost.io"`, []string{"note"}},
+		{"argument list with --global", "tools/release.py", finding.KindDiff, `subprocess.run(["git", "config", "--global", "user.email", "ana.lima@mailhost.io"])`, []string{"note"}},
+		{"argument list, single quotes", "scripts/release.js", finding.KindDiff, `execFileSync('git', ['config', 'user.email', 'ana.lima@mailhost.io'])`, []string{"note"}},
+		{"camelCase key", "gradle/root/release.gradle", finding.KindDiff, `    git_genericEmail = "<ana.lima@mailhost.io>"`, []string{"note"}},
+		{"gitUserEmail", "build.gradle", finding.KindDiff, `ext.gitUserEmail = "ana.lima@mailhost.io"`, []string{"note"}},
+		{"git tool's setAuthor", "gradle/release.gradle", finding.KindDiff, `    step("x") { a = gitTool.setAuthor("Release Bot", "ana.lima@mailhost.io") }`, []string{"note"}},
+		{"JGit's setCommitter", "src/main/java/x/Release.java", finding.KindDiff, `git.commit().setCommitter("Ana Lima", "ana.lima@mailhost.io").call();`, []string{"note"}},
+		// Recall.
+		{"user.email as another list's item", "src/app.py", finding.KindDiff, `fields = ["name", "user.email", "ana.lima@mailhost.io"]`, []string{"warning"}},
+		{"a list without git", "src/app.py", finding.KindDiff, `run "svn", "config", "user.email", "ana.lima@mailhost.io"`, []string{"warning"}},
+		{"unquoted item before the separator", "src/app.py", finding.KindDiff, `run git, config, user.email, "ana.lima@mailhost.io"`, []string{"warning"}},
+		{"userEmail without git", "src/app.js", finding.KindDiff, `const userEmail = "ana.lima@mailhost.io"`, []string{"warning"}},
+		{"gitHubEmail", "src/app.js", finding.KindDiff, `gitHubEmail = "ana.lima@mailhost.io"`, []string{"warning"}},
+		{"setAuthor of a post", "src/Blog.java", finding.KindDiff, `post.setAuthor("Ana Lima", "ana.lima@mailhost.io");`, []string{"warning"}},
+		{"setAuthor of a GitHub client's post", "src/Blog.java", finding.KindDiff, `gitHubPost.setAuthor("Ana Lima", "ana.lima@mailhost.io");`, []string{"warning"}},
+		{"setAuthor, address first", "src/Release.java", finding.KindDiff, `gitTool.setAuthor("ana.lima@mailhost.io", "Ana Lima");`, []string{"warning"}},
+		{"setAuthor in a test", "src/test/java/x/ReleaseTest.java", finding.KindDiff, `gitTool.setAuthor("Ana Lima", "ana.lima@mailhost.io");`, []string{"warning"}},
+		{"argument list in a fixture", "testdata/setup.gradle", finding.KindDiff, `run "git", "config", "user.email", "ana.lima@mailhost.io"`, []string{"warning"}},
+		{"expected author in a test", "src/test/groovy/x/GitTest.groovy", finding.KindDiff, `        commits[0].authorEmail == "ana.lima@mailhost.io"`, []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 10, cases)
 }
