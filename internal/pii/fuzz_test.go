@@ -134,6 +134,7 @@ func FuzzDetectFragment(f *testing.F) {
 	f.Add("  commit_author:\n    email: a.b@mailhost.io\ngit config --global user.email \"c@mailhost.io\"\nGIT_COMMITTER_EMAIL=d@mailhost.io\n- :=e@mailhost.io", uint8(129))
 	f.Add("# $Id: x.sh 54 2008-10-21 23:29:23Z a@mailhost.io $\n$Author: b@mailhost.io $\n$Id$ c@mailhost.io $", uint8(1))
 	f.Add("run \"git\", \"config\", \"user.email\", \"a@mailhost.io\"\ngitUserEmail = 'b@mailhost.io'\ngit.commit().setCommitter(\"C\", \"c@mailhost.io\")\n(\"\", \"d@mailhost.io", uint8(1))
+	f.Add("<!--\n:Authors: A\n:Address: a@mailhost.io\n    b@mailhost.io\n:Modified by: C <c@mailhost.io>\n:by: <d@mailhost.io>", uint8(1))
 	d, err := New(Config{})
 	if err != nil {
 		f.Fatal(err)
@@ -228,6 +229,7 @@ func FuzzDetectPath(f *testing.F) {
 	f.Add("notifications:\n#  email:\n#    - a@mailhost.io\n#    - \"b@mailhost.io\"\n#\n#  recipients:\n#-c@mailhost.io\nx:\n#    - d@mailhost.io\n#", ".travis.yml", uint8(1))
 	f.Add("# $Id: x.sh 54 2008-10-21 23:29:23Z a@mailhost.io $\n# $Header: /r/x,v 1.2 2003/01/07 12:00:00 b@mailhost.io Exp $\n$Author: c@mailhost.io $\n$Id: d@mailhost.io\n$Id: x 1.. 2008/10-21 23:29 e@mailhost.io X $\n$:f@mailhost.io $\n$", "lib/x.sh", uint8(1))
 	f.Add("run \"git\", \"config\", \"user.email\", \"a@mailhost.io\"\ngit_genericEmail = \"<b@mailhost.io>\"\ngitTool.setAuthor(\"A B\", \"c@mailhost.io\")\npost.setAuthor(\"D\", \"d@mailhost.io\")\n.setAuthor(\", \"e@mailhost.io\n\"\", 'f@mailhost.io'\nGITUserEmail=g@mailhost.io", "gradle/release.gradle", uint8(1))
+	f.Add("/*\n:Author: A B\n:Contact: a@mailhost.io\n:Date: $Date: x $\n:Modified by: C D <c@mailhost.io>\n  <d@mailhost.io>\n\n:Contact: e@mailhost.io\n: :f@mailhost.io\n:: g@mailhost.io\n:x by:<h@mailhost.io>", "share/css/rst2html.css", uint8(1))
 	d, err := New(Config{})
 	if err != nil {
 		f.Fatal(err)

@@ -169,6 +169,10 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	header := headerComment{code: message || f.Path == "" || inFixtureDir(f.Path)}
 	section := authorSection{markdown: docs}
 	var list creditList
+	// docinfo: a reStructuredText docinfo field list (not in messages,
+	// not in fixtures).
+	var docinfo docinfoList
+	docinfoOn := !message && !(f.Path != "" && inFixtureDir(f.Path))
 	var fields authorFields
 	fixture := f.Path != "" && inFixtureDir(f.Path)
 	sections := !message && f.Path != "" && !inFixtureDir(f.Path)
@@ -202,6 +206,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 		signed := inHeader && prevHeader && f.Lines[i-1].Number+1 == f.Lines[i].Number
 		prevHeader = inHeader
 		inList := list.next(f.Lines[i], inHeader)
+		inDocinfo := docinfoOn && docinfo.next(f.Lines[i])
 		// lists: the mailing lists the line's URLs name, read at the
 		// line's first address that needs them.
 		var lists [][]byte
@@ -230,7 +235,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 						(emailField >= 0 && (start == emailField || (start == emailField+1 && at(text, emailField) == '<'))) ||
 						(python && dunderEmail(text, start)) || (rubyBuild && gemEmailConstant(text, start)) || (gemfile && commentedGemEmail(text, start)) || (!message && (gitIdentity(text, start) || rpmChangelogEntry(text, start)) && !inFixtureDir(f.Path)) ||
 						(signed && headerSignature(f.Lines[i-1].Text, text, start, end)) || (!fixture && grammarCredit(text, start, message || docs)) ||
-						(po && inHeader && poTranslatorLine(text, start, end)) || (!message && !fixture && vcsKeyword(text, start, end)):
+						(po && inHeader && poTranslatorLine(text, start, end)) || (!message && !fixture && vcsKeyword(text, start, end)) || inDocinfo || (docinfoOn && byField(text, start, end)):
 						sev, desc = finding.SeverityNote, attributionDescription
 					case message && messageCredit(f.Lines, i, start, end), !message && valedictionSignature(text, start, end) && !inFixtureDir(f.Path):
 						sev, desc = finding.SeverityNote, attributionDescription

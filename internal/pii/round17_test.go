@@ -12,7 +12,11 @@ import (
 // message or in a fixture keeps the warning. A git identity written as a
 // command's argument list, a camelCase key naming it, or a git tool's
 // author setter is a note, as "git config user.email" is; the same forms
-// without git, another receiver's setter and fixtures keep the warning. Synthetic names and hosts
+// without git, another receiver's setter and fixtures keep the warning.
+// A reStructuredText docinfo field list opened by ":Author:" credits the
+// addresses of its person fields (in .rst sources, and in the stylesheet
+// header comment docutils' HTML embeds); a field list without
+// ":Author:", another field and fixtures keep the warning. Synthetic names and hosts
 // only; each fragment is the added lines alone, numbered from line 1 of
 // the file.
 func TestRound17Rules(t *testing.T) {
@@ -65,6 +69,23 @@ func TestRound17Rules(t *testing.T) {
 		{"setAuthor in a test", "src/test/java/x/ReleaseTest.java", finding.KindDiff, `gitTool.setAuthor("Ana Lima", "ana.lima@mailhost.io");`, []string{"warning"}},
 		{"argument list in a fixture", "testdata/setup.gradle", finding.KindDiff, `run "git", "config", "user.email", "ana.lima@mailhost.io"`, []string{"warning"}},
 		{"expected author in a test", "src/test/groovy/x/GitTest.groovy", finding.KindDiff, `        commits[0].authorEmail == "ana.lima@mailhost.io"`, []string{"warning"}},
+		// reStructuredText docinfo field lists.
+		{"stylesheet header comment", "share/css/rst2html.css", finding.KindDiff, "/*\n:Author: Ana Lima\n:Contact: ana.lima@mailhost.io\n:Date: $Date: 2007-04-11 11:48:16 +0100 (Wed, 11 Apr 2007) $\n:Copyright: This stylesheet has been placed in the public domain.\n:Modified by: Bo Lima <bo.lima@mailhost.io>\n\nDefault cascading style sheet.\n*/", []string{"note", "note"}},
+		{"stylesheet embedded in HTML", "doc/README.html", finding.KindDiff, "<head>\n<style type=\"text/css\">\n\n/*\n:Author: Ana Lima\n:Contact: ana.lima@mailhost.io\n:Date: $Date: 2007-04-11 11:48:16 +0100 (Wed, 11 Apr 2007) $\n:Copyright: This stylesheet has been placed in the public domain.\n:Modified by: Bo Lima <bo.lima@mailhost.io>\n\nDefault cascading style sheet.\n*/", []string{"note", "note"}},
+		{"docinfo after a title", "doc/guide.rst", finding.KindDiff, "=====\nGuide\n=====\n\n:Authors: Ana Lima\n:Address: ana.lima@mailhost.io\n:Version: 1.0", []string{"note"}},
+		{"lower case fields in a docstring", "src/tool.py", finding.KindDiff, "\"\"\"Tool.\n\n:author: Ana Lima\n:contact: ana.lima@mailhost.io\n\"\"\"", []string{"note"}},
+		{"a continuation of a contact field", "doc/guide.rst", finding.KindDiff, ":Author: Ana Lima\n:Contact: Ana Lima,\n    ana.lima@mailhost.io", []string{"note"}},
+		{"docinfo after a comment opener, deep in a file", "doc/page.html", finding.KindDiff, "<!--\n:Author: Ana Lima\n:Contact: ana.lima@mailhost.io", []string{"note"}},
+		{"a by field alone, ident form", "doc/README.html", finding.KindDiff, ":Modified by: Bo Lima <bo.lima@mailhost.io>", []string{"note"}},
+		// Recall.
+		{"a by field alone, bare address", "doc/README.html", finding.KindDiff, ":Modified by: bo.lima@mailhost.io", []string{"warning"}},
+		{"a by field alone in a fixture", "testdata/README.html", finding.KindDiff, ":Modified by: Bo Lima <bo.lima@mailhost.io>", []string{"warning"}},
+		{"a field list without Author", "doc/guide.rst", finding.KindDiff, ":Version: 1.0\n:Contact: ana.lima@mailhost.io", []string{"warning"}},
+		{"a field that names no person", "doc/guide.rst", finding.KindDiff, ":Author: Ana Lima\n:Description: write to ana.lima@mailhost.io", []string{"warning"}},
+		{"after the list ended", "doc/guide.rst", finding.KindDiff, ":Author: Ana Lima\n:Version: 1.0\n\n:Contact: ana.lima@mailhost.io", []string{"warning"}},
+		{"text after the list", "doc/guide.rst", finding.KindDiff, ":Author: Ana Lima\n:Contact: x\nWrite to ana.lima@mailhost.io", []string{"warning"}},
+		{"contact in a fixture", "tests/fixtures/doc.rst", finding.KindDiff, ":Author: Ana Lima\n:Contact: ana.lima@mailhost.io", []string{"warning"}},
+		{"in a commit message", "", finding.KindCommitMessage, "Docs\n\n:Author: Ana Lima\n:Contact: ana.lima@mailhost.io", []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 10, cases)
 }

@@ -1,0 +1,113 @@
+package pii
+
+import (
+	"bytes"
+
+	"github.com/privscan/privscan/scanner"
+)
+
+// reStructuredText's bibliographic fields: a field list at the top of a
+// document (right after its title) or of a comment block, opened by
+// ":Author:" or ":Authors:", is the document's docinfo, its author's
+// block (docutils' own names: Author, Authors, Contact, Address,
+// Organization, …). Docutils' stylesheets carry one in their header
+// comment, and the HTML docutils writes embeds the stylesheet in a
+// <style> element, so the same block appears in .rst and .txt sources,
+// in .css files and in generated HTML.
+
+// docinfoList tracks a docinfo field list across the added lines of a
+// fragment.
+type docinfoList struct {
+	// open: the previous line was a line of the list.
+	open bool
+	// credit: the field the previous line belongs to names a person.
+	credit bool
+	// last: the previous line's number, and the previous line's text was
+	// blank or a comment opener (a list may start after it).
+	last    int
+	opener  bool
+	started bool
+}
+
+// next reports whether l is a line of a docinfo field list whose field
+// names a person (":Author:", ":Contact:", ":Address:", ":Maintainer:",
+// ":Modified by:" and any other ":… by:"), or an indented continuation of
+// such a field's value. The list opens at an ":Author:" or ":Authors:"
+// field among the file's first lines, or right after a blank line or a
+// comment opener ("/*", "<!--", ".."), and ends at the first line that
+// is neither a field nor a continuation.
+func (d *docinfoList) next(l scanner.Line) bool {
+	follows := d.started && l.Number == d.last+1
+	afterOpener := follows && d.opener
+	wasOpen := follows && d.open
+	d.started, d.last = true, l.Number
+	t := bytes.TrimRight(l.Text, " \t\r")
+	trimmed := bytes.TrimLeft(t, " \t")
+	d.opener = len(trimmed) == 0 || bytes.Equal(trimmed, []byte("/*")) || bytes.Equal(trimmed, []byte("<!--")) || bytes.Equal(trimmed, []byte(".."))
+	name, ok := fieldName(trimmed)
+	switch {
+	case ok && wasOpen:
+		d.credit = docinfoPerson(name)
+	case ok && (afterOpener || l.Number <= headerLines) && (equalFold(name, "author") || equalFold(name, "authors")):
+		d.open, d.credit = true, true
+		return true
+	case wasOpen && len(trimmed) > 0 && len(trimmed) < len(t):
+		// An indented continuation of the field's value.
+		return d.credit
+	default:
+		d.open, d.credit = false, false
+		return false
+	}
+	return d.credit
+}
+
+// fieldName returns the name of a reStructuredText field line,
+// ":Name: value" (the name letters, spaces and hyphens).
+func fieldName(t []byte) ([]byte, bool) {
+	if len(t) < 3 || t[0] != ':' {
+		return nil, false
+	}
+	e := bytes.IndexByte(t[1:], ':')
+	if e <= 0 {
+		return nil, false
+	}
+	name := t[1 : 1+e]
+	for _, c := range name {
+		if !isAlpha(c) && c != ' ' && c != '-' {
+			return nil, false
+		}
+	}
+	if name[0] == ' ' || name[len(name)-1] == ' ' {
+		return nil, false
+	}
+	rest := t[2+e:]
+	if len(rest) > 0 && rest[0] != ' ' && rest[0] != '\t' {
+		return nil, false
+	}
+	return name, true
+}
+
+// docinfoPerson reports a docinfo field whose value names a person or
+// their address: docutils' Author, Authors, Contact, Address and
+// Organization, a Maintainer, and any field whose name ends in the word
+// "by" (":Modified by:", ":Translated by:").
+func docinfoPerson(name []byte) bool {
+	for _, n := range []string{"author", "authors", "contact", "address", "organization", "maintainer", "maintainers"} {
+		if equalFold(name, n) {
+			return true
+		}
+	}
+	return hasSuffixFold(name, " by")
+}
+
+// byField reports an address in git's ident form as the value of a
+// field whose name ends in the word "by" (":Modified by: Name
+// <address>"), on its own: the field names who did the work, whether or
+// not the hunk shows the list's ":Author:".
+func byField(line []byte, start, end int) bool {
+	if !identForm(line, start, end) {
+		return false
+	}
+	name, ok := fieldName(bytes.TrimLeft(line, " \t"))
+	return ok && hasSuffixFold(name, " by")
+}
