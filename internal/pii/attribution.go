@@ -605,7 +605,39 @@ const headerLines = 25
 // lines of the file, before any line of code the fragment shows. That is
 // where a file names its authors, translators and maintainers (PHPDoc's
 // and Javadoc's @author, "Translated by", "Version by Name <address>").
-type headerComment struct{ code bool }
+type headerComment struct {
+	code bool
+	// xml: the file is XML (an XSLT stylesheet, a schema), whose
+	// prologue and top-level declarations are tags before the header
+	// comment.
+	xml bool
+}
+
+// xmlFile reports a file of the XML family whose header comment may come
+// after its prologue: XML, an XSLT stylesheet, an XML schema.
+func xmlFile(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".xml", ".xsl", ".xslt", ".xsd":
+		return true
+	}
+	return false
+}
+
+// tagOnly reports a line that is one XML tag and nothing else: an opening
+// or empty-element tag with attributes, a processing instruction or a
+// declaration (<xsl:stylesheet …>, <xsl:output …/>, <?xml-stylesheet …?>,
+// <!DOCTYPE …>), not a comment and with no text content.
+func tagOnly(t []byte) bool {
+	t = bytes.TrimRight(t, " \t\r")
+	if len(t) < 3 || t[0] != '<' || t[len(t)-1] != '>' || bytes.HasPrefix(t, []byte("<!--")) || at(t, 1) == '/' {
+		return false
+	}
+	inner := t[1 : len(t)-1]
+	if !isAlpha(at(inner, 0)) && at(inner, 0) != '?' && at(inner, 0) != '!' {
+		return false
+	}
+	return bytes.IndexByte(inner, '<') < 0 && bytes.IndexByte(inner, '>') < 0
+}
 
 // next reports whether l is a line of the header comment.
 func (h *headerComment) next(l scanner.Line) bool {
@@ -615,7 +647,7 @@ func (h *headerComment) next(l scanner.Line) bool {
 	t := bytes.TrimPrefix(l.Text, []byte("\xef\xbb\xbf")) // a byte order mark
 	t = bytes.TrimLeft(t, " \t")
 	switch {
-	case len(bytes.TrimSpace(t)) == 0, bytes.HasPrefix(t, []byte("<?php")), bytes.HasPrefix(t, []byte("<?xml")):
+	case len(bytes.TrimSpace(t)) == 0, bytes.HasPrefix(t, []byte("<?php")), bytes.HasPrefix(t, []byte("<?xml")), h.xml && tagOnly(t):
 		return false // neither comment nor code
 	case commentStart(t):
 		return true

@@ -230,6 +230,7 @@ func FuzzDetectPath(f *testing.F) {
 	f.Add("# $Id: x.sh 54 2008-10-21 23:29:23Z a@mailhost.io $\n# $Header: /r/x,v 1.2 2003/01/07 12:00:00 b@mailhost.io Exp $\n$Author: c@mailhost.io $\n$Id: d@mailhost.io\n$Id: x 1.. 2008/10-21 23:29 e@mailhost.io X $\n$:f@mailhost.io $\n$", "lib/x.sh", uint8(1))
 	f.Add("run \"git\", \"config\", \"user.email\", \"a@mailhost.io\"\ngit_genericEmail = \"<b@mailhost.io>\"\ngitTool.setAuthor(\"A B\", \"c@mailhost.io\")\npost.setAuthor(\"D\", \"d@mailhost.io\")\n.setAuthor(\", \"e@mailhost.io\n\"\", 'f@mailhost.io'\nGITUserEmail=g@mailhost.io", "gradle/release.gradle", uint8(1))
 	f.Add("/*\n:Author: A B\n:Contact: a@mailhost.io\n:Date: $Date: x $\n:Modified by: C D <c@mailhost.io>\n  <d@mailhost.io>\n\n:Contact: e@mailhost.io\n: :f@mailhost.io\n:: g@mailhost.io\n:x by:<h@mailhost.io>", "share/css/rst2html.css", uint8(1))
+	f.Add("<xsl:stylesheet version=\"1.0\">\n\t<xsl:key name=\"f\" use=\"@name\" />\n<?x?>\n<!DOCTYPE>\n<>\n</x>\n<a><b>\n\t<!-- Sheet by A B <a@mailhost.io> -->\n<!-- <b@mailhost.io> and c -->", "config/x.xsl", uint8(1))
 	d, err := New(Config{})
 	if err != nil {
 		f.Fatal(err)

@@ -166,7 +166,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	var gem gemBlock
 	// header: the file's leading comment block (not for messages, and
 	// not in fixtures, whose header comments are fixture data).
-	header := headerComment{code: message || f.Path == "" || inFixtureDir(f.Path)}
+	header := headerComment{code: message || f.Path == "" || inFixtureDir(f.Path), xml: xmlFile(f.Path)}
 	section := authorSection{markdown: docs}
 	var list creditList
 	// docinfo: a reStructuredText docinfo field list (not in messages,

@@ -16,7 +16,9 @@ import (
 // A reStructuredText docinfo field list opened by ":Author:" credits the
 // addresses of its person fields (in .rst sources, and in the stylesheet
 // header comment docutils' HTML embeds); a field list without
-// ":Author:", another field and fixtures keep the warning. Synthetic names and hosts
+// ":Author:", another field and fixtures keep the warning. An XML file's
+// header comment is read after lines that are only tags (its prologue and
+// top-level declarations); a line with text content ends it. Synthetic names and hosts
 // only; each fragment is the added lines alone, numbered from line 1 of
 // the file.
 func TestRound17Rules(t *testing.T) {
@@ -86,6 +88,15 @@ func TestRound17Rules(t *testing.T) {
 		{"text after the list", "doc/guide.rst", finding.KindDiff, ":Author: Ana Lima\n:Contact: x\nWrite to ana.lima@mailhost.io", []string{"warning"}},
 		{"contact in a fixture", "tests/fixtures/doc.rst", finding.KindDiff, ":Author: Ana Lima\n:Contact: ana.lima@mailhost.io", []string{"warning"}},
 		{"in a commit message", "", finding.KindCommitMessage, "Docs\n\n:Author: Ana Lima\n:Contact: ana.lima@mailhost.io", []string{"warning"}},
+		// An XML file's header comment after its prologue.
+		{"XSLT header comment after the root element", "config/style/report.xsl", finding.KindDiff, "<xsl:stylesheet xmlns:xsl=\"http://www.w3.org/1999/XSL/Transform\" version=\"1.0\">\n\t<xsl:output method=\"html\" indent=\"yes\"/>\n\t<xsl:key name=\"files\" match=\"file\" use=\"@name\" />\n\n\t<!-- Report Style Sheet by Ana Lima <ana.lima@mailhost.io>   -->", []string{"note"}},
+		{"XML header comment after a declaration", "doc/style.xml", finding.KindDiff, "<?xml version=\"1.0\"?>\n<?xml-stylesheet type=\"text/xsl\" href=\"x.xsl\"?>\n<!-- Written by Ana Lima <ana.lima@mailhost.io> -->", []string{"note"}},
+		// Recall.
+		{"XSLT comment after an element with text", "config/style/report.xsl", finding.KindDiff, "<xsl:stylesheet version=\"1.0\">\n<xsl:template match=\"/\"><h1>Report</h1></xsl:template>\n<!-- by Ana Lima <ana.lima@mailhost.io> -->", []string{"warning"}},
+		{"XSLT comment after a closing tag", "config/style/report.xsl", finding.KindDiff, "<xsl:stylesheet version=\"1.0\">\n</xsl:template>\n<!-- by Ana Lima <ana.lima@mailhost.io> -->", []string{"warning"}},
+		{"an address in a tag line", "config/users.xml", finding.KindDiff, "<users>\n<user email=\"ana.lima@mailhost.io\"/>", []string{"warning"}},
+		{"a tag line in HTML still ends the header", "doc/page.html", finding.KindDiff, "<html lang=\"en\">\n<!-- by Ana Lima <ana.lima@mailhost.io> -->", []string{"warning"}},
+		{"XSLT header comment in a fixture", "src/test/resources/report.xsl", finding.KindDiff, "<xsl:stylesheet xmlns:xsl=\"http://www.w3.org/1999/XSL/Transform\" version=\"1.0\">\n\t<xsl:output method=\"html\" indent=\"yes\"/>\n\t<xsl:key name=\"files\" match=\"file\" use=\"@name\" />\n\n<!-- by Ana Lima <ana.lima@mailhost.io> -->", []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 10, cases)
 }
