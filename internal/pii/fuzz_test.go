@@ -231,6 +231,7 @@ func FuzzDetectPath(f *testing.F) {
 	f.Add("run \"git\", \"config\", \"user.email\", \"a@mailhost.io\"\ngit_genericEmail = \"<b@mailhost.io>\"\ngitTool.setAuthor(\"A B\", \"c@mailhost.io\")\npost.setAuthor(\"D\", \"d@mailhost.io\")\n.setAuthor(\", \"e@mailhost.io\n\"\", 'f@mailhost.io'\nGITUserEmail=g@mailhost.io", "gradle/release.gradle", uint8(1))
 	f.Add("/*\n:Author: A B\n:Contact: a@mailhost.io\n:Date: $Date: x $\n:Modified by: C D <c@mailhost.io>\n  <d@mailhost.io>\n\n:Contact: e@mailhost.io\n: :f@mailhost.io\n:: g@mailhost.io\n:x by:<h@mailhost.io>", "share/css/rst2html.css", uint8(1))
 	f.Add("<xsl:stylesheet version=\"1.0\">\n\t<xsl:key name=\"f\" use=\"@name\" />\n<?x?>\n<!DOCTYPE>\n<>\n</x>\n<a><b>\n\t<!-- Sheet by A B <a@mailhost.io> -->\n<!-- <b@mailhost.io> and c -->", "config/x.xsl", uint8(1))
+	f.Add("/*\n   Author: A B\n  <a@mailhost.io>\n*/\n<!-- x by C D -->\n<!-- <c@mailhost.io> -->\n# by\n# <>\n by E\n<e@mailhost.io", "dist/x.js", uint8(40))
 	d, err := New(Config{})
 	if err != nil {
 		f.Fatal(err)

@@ -205,6 +205,9 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 		inHeader := header.next(f.Lines[i])
 		signed := inHeader && prevHeader && f.Lines[i-1].Number+1 == f.Lines[i].Number
 		prevHeader = inHeader
+		// adjacent: the previous line of the fragment is the previous
+		// line of the file.
+		adjacent := i > 0 && f.Lines[i-1].Number+1 == f.Lines[i].Number
 		inList := list.next(f.Lines[i], inHeader)
 		inDocinfo := docinfoOn && docinfo.next(f.Lines[i])
 		// lists: the mailing lists the line's URLs name, read at the
@@ -234,7 +237,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 						(ruby && (gemDSLPerson(text, start, end) || gemFieldAhead(f.Lines, i))) ||
 						(emailField >= 0 && (start == emailField || (start == emailField+1 && at(text, emailField) == '<'))) ||
 						(python && dunderEmail(text, start)) || (rubyBuild && gemEmailConstant(text, start)) || (gemfile && commentedGemEmail(text, start)) || (!message && (gitIdentity(text, start) || rpmChangelogEntry(text, start)) && !inFixtureDir(f.Path)) ||
-						(signed && headerSignature(f.Lines[i-1].Text, text, start, end)) || (!fixture && grammarCredit(text, start, message || docs)) ||
+						(signed && headerSignature(f.Lines[i-1].Text, text, start, end)) || (!fixture && !message && adjacent && wrappedCredit(f.Lines[i-1].Text, text, start, end)) || (!fixture && grammarCredit(text, start, message || docs)) ||
 						(po && inHeader && poTranslatorLine(text, start, end)) || (!message && !fixture && vcsKeyword(text, start, end)) || inDocinfo || (docinfoOn && byField(text, start, end)):
 						sev, desc = finding.SeverityNote, attributionDescription
 					case message && messageCredit(f.Lines, i, start, end), !message && valedictionSignature(text, start, end) && !inFixtureDir(f.Path):

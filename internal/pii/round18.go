@@ -1,0 +1,93 @@
+package pii
+
+import "bytes"
+
+// Credits in the forms held-out round 18 showed: a comment's credit
+// wrapped before the address, a Python module docstring's field list,
+// packaging tools' maintainer fields, an OpenSSH public key's comment and
+// Sphinx's author directives.
+
+// fileCreditLabels end a comment line's credit before the name whose
+// address is wrapped to the next line ("Author: Name"), lower case.
+var fileCreditLabels = []string{"author:", "authors:", "maintainer:", "maintainers:"}
+
+// fileCreditEnd reports whether head ends with a credit before a name: a
+// label of fileCreditLabels, or "by" after a past participle of work
+// (optionally after adverbs in "-ly", as grammarCredit reads it:
+// "originally written by", "maintained by") or in a clause that credits
+// by its words ("based on x by", "(c) 2012 by"). A noun before "by"
+// ("changes by", "reached by") is not a credit.
+func fileCreditEnd(head []byte) bool {
+	for _, w := range fileCreditLabels {
+		if hasSuffixFold(head, w) && !isAlpha(before(head, len(head)-len(w))) {
+			return true
+		}
+	}
+	if !hasSuffixFold(head, "by") || isAlpha(before(head, len(head)-2)) {
+		return false
+	}
+	clause := lastClause(head[:len(head)-2])
+	words := bytes.Fields(clause)
+	j := len(words) - 1
+	for j >= 0 && len(words[j]) > 4 && hasSuffixFold(words[j], "ly") {
+		j--
+	}
+	if j >= 0 {
+		p := bytes.Trim(words[j], ",(")
+		if !oneOfFold(p, notCreditParticiples) && (oneOfFold(p, irregularParticiples) || (len(p) >= 4 && hasSuffixFold(p, "ed") && allAlpha(p))) {
+			return true
+		}
+	}
+	return bytes.IndexByte(clause, '@') < 0 && attributedOnLine(clause, len(clause))
+}
+
+// openMarkers are the comment openers a wrapped credit's lines may
+// begin with, longest first.
+var openMarkers = []string{"<!--", "/**", "/*", "//", "#", "*", "--", ";", "%", `"""`}
+
+// stripCommentEnds returns a line's text without blanks, a leading comment
+// marker and a trailing block-comment closer ("*/", "-->"). A line of a
+// block comment's body has no marker and is returned trimmed.
+func stripCommentEnds(line []byte) []byte {
+	t := bytes.TrimSpace(line)
+	for _, m := range openMarkers {
+		if bytes.HasPrefix(t, []byte(m)) {
+			t = bytes.TrimLeft(t[len(m):], " \t")
+			break
+		}
+	}
+	t = bytes.TrimRight(t, " \t")
+	for _, m := range []string{"-->", "*/"} {
+		if bytes.HasSuffix(t, []byte(m)) {
+			t = bytes.TrimRight(t[:len(t)-len(m)], " \t")
+		}
+	}
+	return t
+}
+
+// wrappedCredit reports a credit wrapped after its first line, in a
+// file's comments (a bundled module's license header, an XML comment):
+// an address in angle brackets that begins its line (after blanks and a
+// comment marker) right after a line that ends with a credit and a name
+// ("Author: Given Surname", "… written by Given Surname"), the ident form
+// "Name <address>" wrapped after the name as the commit message rule reads
+// it; or a line that is only "Name <address>" right after a line that
+// ends with the credit itself ("Author:"). prev is the previous line's
+// text, which the caller has checked is the previous line of the file.
+// An address after any other line keeps the warning, and so does a bare
+// "<address>" after a credit that names no one ("Author:" / "<address>").
+func wrappedCredit(prev, line []byte, start, end int) bool {
+	if before(line, start) != '<' || at(line, end) != '>' {
+		return false
+	}
+	p := stripCommentEnds(prev)
+	if fileCreditEnd(p) {
+		return identLine(line)
+	}
+	if h := bytes.TrimSpace(line[:start-1]); len(h) > 0 {
+		if !commentStart(h) || len(stripCommentEnds(h)) > 0 {
+			return false
+		}
+	}
+	return attributedName(p, len(p), fileCreditEnd) == creditAttributed
+}
