@@ -232,6 +232,7 @@ func FuzzDetectPath(f *testing.F) {
 	f.Add("/*\n:Author: A B\n:Contact: a@mailhost.io\n:Date: $Date: x $\n:Modified by: C D <c@mailhost.io>\n  <d@mailhost.io>\n\n:Contact: e@mailhost.io\n: :f@mailhost.io\n:: g@mailhost.io\n:x by:<h@mailhost.io>", "share/css/rst2html.css", uint8(1))
 	f.Add("<xsl:stylesheet version=\"1.0\">\n\t<xsl:key name=\"f\" use=\"@name\" />\n<?x?>\n<!DOCTYPE>\n<>\n</x>\n<a><b>\n\t<!-- Sheet by A B <a@mailhost.io> -->\n<!-- <b@mailhost.io> and c -->", "config/x.xsl", uint8(1))
 	f.Add("/*\n   Author: A B\n  <a@mailhost.io>\n*/\n<!-- x by C D -->\n<!-- <c@mailhost.io> -->\n# by\n# <>\n by E\n<e@mailhost.io", "dist/x.js", uint8(40))
+	f.Add("#!x\n\n\"\"\"\n@author: A\n@contact: a@mailhost.io\n:organization: B\n   `E <mailto:b@mailhost.io>`_\n:\n@:\n:c: c@mailhost.io\n\"\"\"\nu'''d@mailhost.io'''\n", "pkg/__init__.py", uint8(1))
 	d, err := New(Config{})
 	if err != nil {
 		f.Fatal(err)

@@ -164,6 +164,11 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	// translators and its bug-report address.
 	po := poFile(f.Path) && !inFixtureDir(f.Path)
 	var gem gemBlock
+	// docstring: a Python module's opening docstring, its header.
+	docstring := moduleDocstring{state: docDone}
+	if python {
+		docstring.state = docBefore
+	}
 	// header: the file's leading comment block (not for messages, and
 	// not in fixtures, whose header comments are fixture data).
 	header := headerComment{code: message || f.Path == "" || inFixtureDir(f.Path), xml: xmlFile(f.Path)}
@@ -216,6 +221,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 		listsRead := false
 		emailField := fields.next(f.Lines[i], inHeader)
 		inSection := sections && section.next(text)
+		docField := docstring.next(f.Lines[i])
 		if trailers[i] {
 			continue // a commit's people, not a leak
 		}
@@ -238,7 +244,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 						(emailField >= 0 && (start == emailField || (start == emailField+1 && at(text, emailField) == '<'))) ||
 						(python && dunderEmail(text, start)) || (rubyBuild && gemEmailConstant(text, start)) || (gemfile && commentedGemEmail(text, start)) || (!message && (gitIdentity(text, start) || rpmChangelogEntry(text, start)) && !inFixtureDir(f.Path)) ||
 						(signed && headerSignature(f.Lines[i-1].Text, text, start, end)) || (!fixture && !message && adjacent && wrappedCredit(f.Lines[i-1].Text, text, start, end)) || (!fixture && grammarCredit(text, start, message || docs)) ||
-						(po && inHeader && poTranslatorLine(text, start, end)) || (!message && !fixture && vcsKeyword(text, start, end)) || inDocinfo || (docinfoOn && byField(text, start, end)):
+						(po && inHeader && poTranslatorLine(text, start, end)) || (!message && !fixture && vcsKeyword(text, start, end)) || inDocinfo || (docinfoOn && byField(text, start, end)) || docField:
 						sev, desc = finding.SeverityNote, attributionDescription
 					case message && messageCredit(f.Lines, i, start, end), !message && valedictionSignature(text, start, end) && !inFixtureDir(f.Path):
 						sev, desc = finding.SeverityNote, attributionDescription

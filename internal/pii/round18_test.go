@@ -1,6 +1,7 @@
 package pii
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/privscan/privscan/finding"
@@ -39,6 +40,20 @@ func TestRound18Rules(t *testing.T) {
 		{"a noun before by", "dist/tool.js", finding.KindDiff, pad30 + "// the queue of Ana Lima\n// <ana.lima@mailhost.io>", []string{"warning"}},
 		{"a participle of data before by", "dist/tool.js", finding.KindDiff, pad30 + "// owned by Ana Lima\n// <ana.lima@mailhost.io>", []string{"warning"}},
 		{"address without brackets", "dist/tool.js", finding.KindDiff, pad30 + "// Author: Ana Lima\n// ana.lima@mailhost.io", []string{"warning"}},
+		// A Python module's opening docstring: its field list.
+		{"epydoc contact", "pkg/mod.py", finding.KindDiff, "# Copyright (C) 2003 Ana Lima\n#\n\"\"\"\nA module for x.\n\n@version: 1.0\n@author: Ana Lima\n@contact: ana.lima@mailhost.io\n@license: MIT\n\"\"\"\n\nimport sys", []string{"note"}},
+		{"reST organization continued", "pkg/kex.py", finding.KindDiff, "\"\"\"\nKey exchange.\n\n:summary: x\n:author: Bo Example\n:organization: Example Works ag\n               `EMail <mailto:bo.example@mailhost.io>`_\n:license: MIT\n\"\"\"", []string{"note"}},
+		{"reST contact on the opening line", "pkg/kex.py", finding.KindDiff, "r\"\"\":contact: bo.example@mailhost.io\n\"\"\"", []string{"note"}},
+		{"docstring past a long license comment", "pkg/__init__.py", finding.KindDiff, strings.Repeat("# license text\n", 20) + "\"\"\"\n" + strings.Repeat("Prose.\n", 30) + "@contact: ana.lima@mailhost.io\n\"\"\"", []string{"note"}},
+		// Recall: other fields, other strings, tests.
+		{"docstring prose", "pkg/mod.py", finding.KindDiff, "\"\"\"\nWrite to ana.lima@mailhost.io for access.\n\"\"\"", []string{"warning"}},
+		{"a parameter field", "pkg/mod.py", finding.KindDiff, "\"\"\"\n:param user: ana.lima@mailhost.io\n\"\"\"", []string{"warning"}},
+		{"after the credit field ends", "pkg/mod.py", finding.KindDiff, "\"\"\"\n:organization: Example Works\nana.lima@mailhost.io\n\"\"\"", []string{"warning"}},
+		{"after the docstring closes", "pkg/mod.py", finding.KindDiff, "\"\"\"\n:author: Ana Lima\n\"\"\"\n@contact: ana.lima@mailhost.io", []string{"warning"}},
+		{"a function's docstring", "pkg/mod.py", finding.KindDiff, "import os\n\ndef f():\n    \"\"\"\n    @contact: ana.lima@mailhost.io\n    \"\"\"", []string{"warning"}},
+		{"a docstring opened after line 25", "pkg/mod.py", finding.KindDiff, strings.Repeat("#\n", 26) + "\"\"\"\n@contact: ana.lima@mailhost.io\n\"\"\"", []string{"warning"}},
+		{"a test module", "tests/test_kex.py", finding.KindDiff, "\"\"\"\n@contact: ana.lima@mailhost.io\n\"\"\"", []string{"warning"}},
+		{"not a Python file", "pkg/mod.rb", finding.KindDiff, "\"\"\"\n@contact: ana.lima@mailhost.io\n\"\"\"", []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 1, cases)
 }
