@@ -233,6 +233,9 @@ func FuzzDetectPath(f *testing.F) {
 	f.Add("<xsl:stylesheet version=\"1.0\">\n\t<xsl:key name=\"f\" use=\"@name\" />\n<?x?>\n<!DOCTYPE>\n<>\n</x>\n<a><b>\n\t<!-- Sheet by A B <a@mailhost.io> -->\n<!-- <b@mailhost.io> and c -->", "config/x.xsl", uint8(1))
 	f.Add("/*\n   Author: A B\n  <a@mailhost.io>\n*/\n<!-- x by C D -->\n<!-- <c@mailhost.io> -->\n# by\n# <>\n by E\n<e@mailhost.io", "dist/x.js", uint8(40))
 	f.Add("#!x\n\n\"\"\"\n@author: A\n@contact: a@mailhost.io\n:organization: B\n   `E <mailto:b@mailhost.io>`_\n:\n@:\n:c: c@mailhost.io\n\"\"\"\nu'''d@mailhost.io'''\n", "pkg/__init__.py", uint8(1))
+	f.Add("- fpm -s dir -v \"$(x | y)\" -m a@mailhost.io\nfpm --maintainer 'A <b@mailhost.io>'\nfpm --maintainer=c@mailhost.io\nfpm -m\n-m d@mailhost.io\n(('\"`-m e@mailhost.io", ".travis.yml", uint8(1))
+	f.Add("[bdist_rpm]\npackager = A <a@mailhost.io>\npackager\npackager:b@mailhost.io\nssh-rsa AAAAB3NzaC1yc2EAAAADAQAB c@mailhost.io\nssh- AAAA d@mailhost.io", "setup.cfg", uint8(1))
+	f.Add("no-pty ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI a@mailhost.io\necdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTY b@mailhost.io\nssh-rsa\n AAAA", "home/authorized_keys2", uint8(1))
 	d, err := New(Config{})
 	if err != nil {
 		f.Fatal(err)

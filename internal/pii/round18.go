@@ -2,6 +2,7 @@ package pii
 
 import (
 	"bytes"
+	"path"
 
 	"github.com/privscan/privscan/scanner"
 )
@@ -198,4 +199,144 @@ func docstringFieldName(t []byte) ([]byte, bool) {
 		return nil, false
 	}
 	return t[1:k], true
+}
+
+// fpmMaintainer reports an address that is the argument of fpm's
+// maintainer option ("fpm -s dir -t deb … -m address", "--maintainer
+// 'Name <address>'", "--maintainer=address"): the package's Maintainer
+// field, published in every package fpm builds, as a signing key's user
+// ID is published with the key. The option must belong to an fpm command:
+// fpm is a word of the same command (not across '|', ';' or '&' outside
+// quotes and "$(…)"), which may begin on earlier lines each continued
+// with a backslash. The same option of another tool ("mail -m
+// address") keeps the warning.
+func fpmMaintainer(lines []scanner.Line, i, start int) bool {
+	head := lines[i].Text[:start]
+	if len(head) > signingWindow {
+		head = head[len(head)-signingWindow:]
+	}
+	// A quoted person: the quote, a name and '<' before the address.
+	h := bytes.TrimRight(head, "<")
+	if len(h) < len(head) {
+		k := len(h)
+		for k > 0 && (nameByte(h[k-1]) || h[k-1] == ' ') {
+			k--
+		}
+		if k > 0 && (h[k-1] == '"' || h[k-1] == '\'') {
+			h = h[:k]
+		}
+	}
+	h = bytes.TrimRight(h, "'\"")
+	var opt []byte
+	switch {
+	case bytes.HasSuffix(h, []byte("--maintainer=")):
+		opt, h = []byte("--maintainer"), h[:len(h)-len("--maintainer=")]
+	case len(h) > 0 && (h[len(h)-1] == ' ' || h[len(h)-1] == '\t'):
+		h = bytes.TrimRight(h, " \t")
+		k := len(h)
+		for k > 0 && h[k-1] != ' ' && h[k-1] != '\t' {
+			k--
+		}
+		opt, h = h[k:], h[:k]
+	default:
+		return false
+	}
+	if string(opt) != "-m" && string(opt) != "--maintainer" {
+		return false
+	}
+	// The command may begin on earlier lines, each continued with '\\'.
+	cmd := h
+	for k := i - 1; k >= 0 && k >= i-fpmContinued && lines[k].Number+1 == lines[k+1].Number; k-- {
+		p := bytes.TrimRight(lines[k].Text, " \t\r")
+		if !bytes.HasSuffix(p, []byte("\\")) {
+			break
+		}
+		cmd = append(append(append([]byte(nil), p[:len(p)-1]...), ' '), cmd...)
+	}
+	for _, w := range bytes.Fields(lastCommand(cmd)) {
+		if string(toolName(w)) == "fpm" {
+			return true
+		}
+	}
+	return false
+}
+
+// fpmContinued is how many continued lines before an option's line
+// fpmMaintainer reads for the command's name.
+const fpmContinued = 8
+
+// lastCommand returns the text of b after its last command separator
+// ('|', ';', '&') outside quotes and "$(…)" or backquotes.
+func lastCommand(b []byte) []byte {
+	depth := 0
+	var quote byte
+	cut := 0
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"' || c == '`':
+			quote = c
+		case c == '(':
+			depth++
+		case c == ')':
+			if depth > 0 {
+				depth--
+			}
+		case depth == 0 && (c == '|' || c == ';' || c == '&'):
+			cut = i + 1
+		}
+	}
+	return b[cut:]
+}
+
+// rpmPackager reports an address in the packager option of distutils'
+// bdist_rpm command in setup.cfg ("packager = Name <address>"): the RPM
+// header's Packager tag, published in the package as the manifest's
+// author_email is.
+func rpmPackager(p string, line []byte, start int) bool {
+	if path.Base(p) != "setup.cfg" {
+		return false
+	}
+	t := bytes.TrimLeft(line[:start], " \t")
+	if !bytes.HasPrefix(t, []byte("packager")) {
+		return false
+	}
+	t = bytes.TrimLeft(t[len("packager"):], " \t")
+	return len(t) > 0 && (t[0] == '=' || t[0] == ':')
+}
+
+// sshKeyTypes are the key type names an OpenSSH public key line begins
+// with (after authorized_keys options), as prefixes: "ssh-rsa",
+// "ssh-ed25519", "ecdsa-sha2-nistp256", "sk-ssh-ed25519@openssh.com".
+var sshKeyTypes = []string{"ssh-", "ecdsa-sha2-", "sk-ssh-", "sk-ecdsa-"}
+
+// sshKeyComment reports an address in the comment field of an OpenSSH
+// public key line ("ssh-rsa AAAAB3… user@host") in a public key file
+// (*.pub) or an authorized_keys file: the key's label, which ssh-keygen
+// writes from the user and host that made the key and which is published
+// with the public key, as a keyring's uid is. The address must follow
+// the key type and its base64 blob ("AAAA…"), with only the comment's
+// words between them.
+func sshKeyComment(p string, line []byte, start int) bool {
+	base := path.Base(p)
+	if p == "" || (path.Ext(base) != ".pub" && !bytes.HasPrefix([]byte(base), []byte("authorized_keys"))) {
+		return false
+	}
+	words := bytes.Fields(line[:start])
+	for i := 0; i+1 < len(words); i++ {
+		typ := false
+		for _, k := range sshKeyTypes {
+			if bytes.HasPrefix(words[i], []byte(k)) {
+				typ = true
+			}
+		}
+		if typ && bytes.HasPrefix(words[i+1], []byte("AAAA")) && len(words[i+1]) >= 16 {
+			return true
+		}
+	}
+	return false
 }

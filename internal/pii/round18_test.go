@@ -54,6 +54,25 @@ func TestRound18Rules(t *testing.T) {
 		{"a docstring opened after line 25", "pkg/mod.py", finding.KindDiff, strings.Repeat("#\n", 26) + "\"\"\"\n@contact: ana.lima@mailhost.io\n\"\"\"", []string{"warning"}},
 		{"a test module", "tests/test_kex.py", finding.KindDiff, "\"\"\"\n@contact: ana.lima@mailhost.io\n\"\"\"", []string{"warning"}},
 		{"not a Python file", "pkg/mod.rb", finding.KindDiff, "\"\"\"\n@contact: ana.lima@mailhost.io\n\"\"\"", []string{"warning"}},
+		// Packaging maintainer fields and a public key's comment.
+		{"fpm -m after a subshell with a pipe", ".travis.yml", finding.KindDiff, `  - fpm -s dir -t deb -n tool -v "$(git describe --tags | cut -c 2-)" --license MIT -m ana.lima@mailhost.io --url https://x.io -p tool.deb`, []string{"note"}},
+		{"fpm --maintainer with a quoted person", "Makefile", finding.KindDiff, "\tfpm -s dir -t rpm --maintainer 'Ana Lima <ana.lima@mailhost.io>' -n tool", []string{"note"}},
+		{"fpm's command continued", ".travis.yml", finding.KindDiff, "  - gem install fpm && \\\n    fpm -s dir -t deb -v \"$(git describe)\" \\\n    --license MIT -m ana.lima@mailhost.io \\\n    --url https://x.io", []string{"note"}},
+		{"fpm --maintainer=", "scripts/pkg.sh", finding.KindDiff, "bundle exec fpm -s dir -t deb --maintainer=ana.lima@mailhost.io .", []string{"note"}},
+		{"bdist_rpm packager", "setup.cfg", finding.KindDiff, "[bdist_rpm]\npackager = Ana Lima <ana.lima@mailhost.io>\nrequires = x", []string{"note"}},
+		{"public key comment", "demos/user_rsa_key.pub", finding.KindDiff, "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAAAgQDexample0123456789= ana@build.mailhost.io", []string{"note"}},
+		{"authorized_keys with options", "deploy/authorized_keys", finding.KindDiff, `from="10.0.0.0/8",no-pty ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIexample0123 bo.example@mailhost.io`, []string{"note"}},
+		// Recall.
+		{"-m of another command after fpm's", "scripts/pkg.sh", finding.KindDiff, "fpm -s dir -t deb . && mail -m ana.lima@mailhost.io", []string{"warning"}},
+		{"-m of another tool", "scripts/notify.sh", finding.KindDiff, "mail -s done -m ana.lima@mailhost.io < log", []string{"warning"}},
+		{"a command continued, not fpm's", "scripts/notify.sh", finding.KindDiff, "fpm -s dir -t deb . ; \\\n  mail -m ana.lima@mailhost.io", []string{"warning"}},
+		{"fpm's other option", ".travis.yml", finding.KindDiff, "  - fpm -s dir -t deb --url ana.lima@mailhost.io", []string{"warning"}},
+		{"fpm in a fixture", "test/pkg.sh", finding.KindDiff, "fpm -s dir -t deb -m ana.lima@mailhost.io", []string{"warning"}},
+		{"packager outside setup.cfg", "config/app.ini", finding.KindDiff, "packager = Ana Lima <ana.lima@mailhost.io>", []string{"warning"}},
+		{"another setup.cfg key", "setup.cfg", finding.KindDiff, "contact_list = ana.lima@mailhost.io", []string{"warning"}},
+		{"key comment outside a key file", "docs/keys.txt", finding.KindDiff, "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAAAgQDexample0123456789= ana@build.mailhost.io", []string{"warning"}},
+		{"address in a key file, not after a key", "keys/id.pub", finding.KindDiff, "# owner ana.lima@mailhost.io", []string{"warning"}},
+		{"key file in a fixture", "tests/data/id.pub", finding.KindDiff, "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAAAgQDexample0123456789= ana@build.mailhost.io", []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 1, cases)
 }
