@@ -135,6 +135,7 @@ func FuzzDetectFragment(f *testing.F) {
 	f.Add("# $Id: x.sh 54 2008-10-21 23:29:23Z a@mailhost.io $\n$Author: b@mailhost.io $\n$Id$ c@mailhost.io $", uint8(1))
 	f.Add("run \"git\", \"config\", \"user.email\", \"a@mailhost.io\"\ngitUserEmail = 'b@mailhost.io'\ngit.commit().setCommitter(\"C\", \"c@mailhost.io\")\n(\"\", \"d@mailhost.io", uint8(1))
 	f.Add("<!--\n:Authors: A\n:Address: a@mailhost.io\n    b@mailhost.io\n:Modified by: C <c@mailhost.io>\n:by: <d@mailhost.io>", uint8(1))
+	f.Add("/*\n  Author: A B\n  <a@mailhost.io>\n*/\n\"\"\"\n@contact: b@mailhost.io\n\"\"\"\nfpm -m c@mailhost.io \\\n.. moduleauthor:: D <d@mailhost.io>\nssh-rsa AAAAB3NzaC1yc2EAAAADAQAB e@mailhost.io", uint8(1))
 	d, err := New(Config{})
 	if err != nil {
 		f.Fatal(err)
@@ -236,6 +237,7 @@ func FuzzDetectPath(f *testing.F) {
 	f.Add("- fpm -s dir -v \"$(x | y)\" -m a@mailhost.io\nfpm --maintainer 'A <b@mailhost.io>'\nfpm --maintainer=c@mailhost.io\nfpm -m\n-m d@mailhost.io\n(('\"`-m e@mailhost.io", ".travis.yml", uint8(1))
 	f.Add("[bdist_rpm]\npackager = A <a@mailhost.io>\npackager\npackager:b@mailhost.io\nssh-rsa AAAAB3NzaC1yc2EAAAADAQAB c@mailhost.io\nssh- AAAA d@mailhost.io", "setup.cfg", uint8(1))
 	f.Add("no-pty ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI a@mailhost.io\necdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTY b@mailhost.io\nssh-rsa\n AAAA", "home/authorized_keys2", uint8(1))
+	f.Add(".. moduleauthor:: A <a@mailhost.io>\n   ..  sectionauthor::b@mailhost.io\n.. codeauthor: c@mailhost.io\n..\n.. codeauthor", "apidoc/api.rst", uint8(1))
 	d, err := New(Config{})
 	if err != nil {
 		f.Fatal(err)

@@ -245,7 +245,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 						(python && dunderEmail(text, start)) || (rubyBuild && gemEmailConstant(text, start)) || (gemfile && commentedGemEmail(text, start)) || (!message && (gitIdentity(text, start) || rpmChangelogEntry(text, start)) && !inFixtureDir(f.Path)) ||
 						(signed && headerSignature(f.Lines[i-1].Text, text, start, end)) || (!fixture && !message && adjacent && wrappedCredit(f.Lines[i-1].Text, text, start, end)) || (!fixture && grammarCredit(text, start, message || docs)) ||
 						(po && inHeader && poTranslatorLine(text, start, end)) || (!message && !fixture && vcsKeyword(text, start, end)) || inDocinfo || (docinfoOn && byField(text, start, end)) || docField ||
-						(!message && !fixture && (fpmMaintainer(f.Lines, i, start) || rpmPackager(f.Path, text, start) || sshKeyComment(f.Path, text, start))):
+						(!message && !fixture && (fpmMaintainer(f.Lines, i, start) || rpmPackager(f.Path, text, start) || sshKeyComment(f.Path, text, start) || sphinxAuthor(text, start))):
 						sev, desc = finding.SeverityNote, attributionDescription
 					case message && messageCredit(f.Lines, i, start, end), !message && valedictionSignature(text, start, end) && !inFixtureDir(f.Path):
 						sev, desc = finding.SeverityNote, attributionDescription

@@ -340,3 +340,25 @@ func sshKeyComment(p string, line []byte, start int) bool {
 	}
 	return false
 }
+
+// sphinxAuthorDirectives are Sphinx's directives that credit the author
+// of a module, a section or a code example.
+var sphinxAuthorDirectives = []string{"moduleauthor", "sectionauthor", "codeauthor"}
+
+// sphinxAuthor reports an address in the argument of a Sphinx author
+// directive (".. moduleauthor:: Name <address>", ".. sectionauthor::",
+// ".. codeauthor::"), reStructuredText's own credit, in a document or a
+// docstring.
+func sphinxAuthor(line []byte, start int) bool {
+	t := bytes.TrimLeft(line[:start], " \t")
+	if !bytes.HasPrefix(t, []byte("..")) {
+		return false
+	}
+	t = bytes.TrimLeft(t[2:], " ")
+	for _, d := range sphinxAuthorDirectives {
+		if bytes.HasPrefix(t, []byte(d)) && bytes.HasPrefix(t[len(d):], []byte("::")) {
+			return true
+		}
+	}
+	return false
+}

@@ -73,6 +73,14 @@ func TestRound18Rules(t *testing.T) {
 		{"key comment outside a key file", "docs/keys.txt", finding.KindDiff, "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAAAgQDexample0123456789= ana@build.mailhost.io", []string{"warning"}},
 		{"address in a key file, not after a key", "keys/id.pub", finding.KindDiff, "# owner ana.lima@mailhost.io", []string{"warning"}},
 		{"key file in a fixture", "tests/data/id.pub", finding.KindDiff, "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAAAgQDexample0123456789= ana@build.mailhost.io", []string{"warning"}},
+		// Sphinx's author directives.
+		{"moduleauthor", "apidoc/api.rst", finding.KindDiff, ".. module:: tool\n   :platform: Unix\n.. moduleauthor:: Ana Lima <ana.lima@mailhost.io>", []string{"note"}},
+		{"sectionauthor, indented in a docstring", "pkg/mod.py", finding.KindDiff, "import os\n\ndef f():\n    \"\"\"\n    .. sectionauthor:: Bo Example <bo.example@mailhost.io>\n    \"\"\"", []string{"note"}},
+		{"codeauthor", "docs/howto.rst", finding.KindDiff, ".. codeauthor:: Ana Lima <ana.lima@mailhost.io>", []string{"note"}},
+		// Recall.
+		{"another directive", "docs/howto.rst", finding.KindDiff, ".. note:: write to ana.lima@mailhost.io", []string{"warning"}},
+		{"a comment that names the directive", "docs/howto.rst", finding.KindDiff, "see moduleauthor:: ana.lima@mailhost.io", []string{"warning"}},
+		{"a directive in a fixture", "tests/docs/api.rst", finding.KindDiff, ".. moduleauthor:: Ana Lima <ana.lima@mailhost.io>", []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 1, cases)
 }
