@@ -164,11 +164,8 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	// translators and its bug-report address.
 	po := poFile(f.Path) && !inFixtureDir(f.Path)
 	var gem gemBlock
-	// docstring: a Python module's opening docstring, its header.
-	docstring := moduleDocstring{state: docDone}
-	if python {
-		docstring.state = docBefore
-	}
+	// docstring: the field lists of a Python module's docstrings.
+	var docstring docFields
 	// header: the file's leading comment block (not for messages, and
 	// not in fixtures, whose header comments are fixture data).
 	header := headerComment{code: message || f.Path == "" || inFixtureDir(f.Path), xml: xmlFile(f.Path)}
@@ -221,7 +218,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 		listsRead := false
 		emailField := fields.next(f.Lines[i], inHeader)
 		inSection := sections && section.next(text)
-		docField := docstring.next(f.Lines[i])
+		docField := python && docstring.next(f.Lines[i])
 		if trailers[i] {
 			continue // a commit's people, not a leak
 		}

@@ -97,88 +97,46 @@ func wrappedCredit(prev, line []byte, start, end int) bool {
 	return attributedName(p, len(p), fileCreditEnd) == creditAttributed
 }
 
-// moduleDocstring tracks a Python module's opening docstring across the
-// added lines of a fragment: the string literal that is the module's
-// first statement (after blank lines, comments and a shebang), opened
-// within the file's first headerLines lines. It is the module's header,
-// as a leading comment block is a file's, and its field list (epydoc's
-// "@author:", "@contact:", reST's ":author:", ":contact:",
-// ":organization:" and their indented continuation lines) is the
-// "Author:" / "Email:" field block the header rules read.
-type moduleDocstring struct {
-	state  int    // docBefore, docIn or docDone
-	quote  string // the opening quotes, `"""` or `'''`
-	last   int    // the previous line's number, in the docstring
-	field  bool   // the current field is a credit field
-	indent int    // the current field's indentation
+// docFields tracks, across the added lines of a Python module, the
+// field lists of its docstrings: epydoc's fields ("@author:",
+// "@contact:", "@organization:") and reStructuredText's (":author:",
+// ":contact:", ":organization:"), each beginning a line, with a body
+// continued on the following lines indented past the marker. A line of
+// Python code never begins with ":name:" or "@name:" (a decorator has no
+// colon), so such a line is a docstring's field whatever the hunk shows
+// of the docstring's opening. The credit fields are the formats' own
+// words for a module's people and their contact: the "Author:" /
+// "Email:" field block the header rules read in a leading comment.
+type docFields struct {
+	field  bool // the current field is a credit field
+	indent int  // the current field's indentation
+	last   int  // the number of the current field's last line
 }
-
-// The states of moduleDocstring.
-const (
-	docBefore = iota
-	docIn
-	docDone
-)
 
 // docCreditFields are the field names (lower case) of a docstring's
 // field list that name the module's people or their contact.
 var docCreditFields = []string{"author", "authors", "contact", "organization", "organisation", "maintainer", "maintainers", "copyright", "contributors"}
 
-// next reads one line and reports whether it is in a credit field of the
-// module's opening docstring.
-func (m *moduleDocstring) next(l scanner.Line) bool {
-	switch m.state {
-	case docDone:
-		return false
-	case docIn:
-		if l.Number != m.last+1 {
-			m.state = docDone // a gap: the docstring's end is not shown
-			return false
-		}
-		m.last = l.Number
-		credit := m.fieldLine(l.Text)
-		if bytes.Contains(l.Text, []byte(m.quote)) {
-			m.state = docDone
-		}
-		return credit
+// next reads one line and reports whether it is in a credit field: a
+// field marker names the field (after blanks and, on a docstring's
+// opening line, its quotes), a line right after the field's last line
+// and indented more than its marker continues it, any other line ends
+// it.
+func (m *docFields) next(l scanner.Line) bool {
+	t := bytes.TrimLeft(l.Text, " \t")
+	indent := len(l.Text) - len(t)
+	if len(t) > 0 && (t[0] == 'r' || t[0] == 'R' || t[0] == 'u' || t[0] == 'U') && (bytes.HasPrefix(t[1:], []byte(`"""`)) || bytes.HasPrefix(t[1:], []byte("'''"))) {
+		t, indent = t[1:], indent+1
 	}
-	if l.Number > headerLines {
-		m.state = docDone
-		return false
+	if bytes.HasPrefix(t, []byte(`"""`)) || bytes.HasPrefix(t, []byte("'''")) {
+		t, indent = t[3:], indent+3
 	}
-	t := bytes.TrimSpace(bytes.TrimPrefix(l.Text, []byte("\xef\xbb\xbf")))
-	if len(t) == 0 || t[0] == '#' {
-		return false
-	}
-	if len(t) > 0 && (t[0] == 'r' || t[0] == 'R' || t[0] == 'u' || t[0] == 'U') {
-		t = t[1:]
-	}
-	m.state = docDone
-	for _, q := range []string{`"""`, `'''`} {
-		if bytes.HasPrefix(t, []byte(q)) {
-			if bytes.Contains(t[3:], []byte(q)) {
-				return false // a one-line docstring
-			}
-			m.state, m.quote, m.last = docIn, q, l.Number
-			// The opening line's text after the quotes.
-			return m.fieldLine(t[3:])
-		}
-	}
-	return false
-}
-
-// fieldLine reads one line of the docstring's text and reports whether
-// it is in a credit field: a field marker (":name:" or "@name:") names
-// the field, a line indented more than its marker continues it, any
-// other line ends it.
-func (m *moduleDocstring) fieldLine(line []byte) bool {
-	t := bytes.TrimLeft(line, " \t")
-	indent := len(line) - len(t)
 	if name, ok := docstringFieldName(t); ok {
-		m.field, m.indent = oneOfFold(name, docCreditFields), indent
+		m.field, m.indent, m.last = oneOfFold(name, docCreditFields), indent, l.Number
 		return m.field
 	}
-	if m.field && len(bytes.TrimSpace(t)) > 0 && indent > m.indent {
+	if m.field && l.Number == m.last+1 && len(bytes.TrimSpace(t)) > 0 && indent > m.indent {
+		m.last = l.Number
 		return true
 	}
 	m.field = false
