@@ -44,7 +44,7 @@ func (d *docinfoList) next(l scanner.Line) bool {
 	t := bytes.TrimRight(l.Text, " \t\r")
 	trimmed := bytes.TrimLeft(t, " \t")
 	d.opener = len(trimmed) == 0 || bytes.Equal(trimmed, []byte("/*")) || bytes.Equal(trimmed, []byte("<!--")) || bytes.Equal(trimmed, []byte(".."))
-	name, ok := fieldName(trimmed)
+	name, ok := fieldName(trimmed, false)
 	switch {
 	case ok && wasOpen:
 		d.credit = docinfoPerson(name)
@@ -61,10 +61,13 @@ func (d *docinfoList) next(l scanner.Line) bool {
 	return d.credit
 }
 
-// fieldName returns the name of a reStructuredText field line,
-// ":Name: value" (the name letters, spaces and hyphens).
-func fieldName(t []byte) ([]byte, bool) {
-	if len(t) < 3 || t[0] != ':' {
+// fieldName returns the name of the field marker that begins t, as
+// reStructuredText writes it (":Name: value") and, with epydoc, as epydoc
+// writes it ("@name: value"): the name is letters, '_', '-' and inner
+// spaces ("Modified by"), and the marker ends the line or is followed by
+// a blank.
+func fieldName(t []byte, epydoc bool) ([]byte, bool) {
+	if len(t) < 3 || (t[0] != ':' && (!epydoc || t[0] != '@')) {
 		return nil, false
 	}
 	e := bytes.IndexByte(t[1:], ':')
@@ -73,7 +76,7 @@ func fieldName(t []byte) ([]byte, bool) {
 	}
 	name := t[1 : 1+e]
 	for _, c := range name {
-		if !isAlpha(c) && c != ' ' && c != '-' {
+		if !isAlpha(c) && c != ' ' && c != '-' && c != '_' {
 			return nil, false
 		}
 	}
@@ -108,6 +111,6 @@ func byField(line []byte, start, end int) bool {
 	if !identForm(line, start, end) {
 		return false
 	}
-	name, ok := fieldName(bytes.TrimLeft(line, " \t"))
+	name, ok := fieldName(bytes.TrimLeft(line, " \t"), false)
 	return ok && hasSuffixFold(name, " by")
 }

@@ -131,7 +131,7 @@ func (m *docFields) next(l scanner.Line) bool {
 	if bytes.HasPrefix(t, []byte(`"""`)) || bytes.HasPrefix(t, []byte("'''")) {
 		t, indent = t[3:], indent+3
 	}
-	if name, ok := docstringFieldName(t); ok {
+	if name, ok := fieldName(t, true); ok {
 		m.field, m.indent, m.last = oneOfFold(name, docCreditFields), indent, l.Number
 		return m.field
 	}
@@ -141,22 +141,6 @@ func (m *docFields) next(l scanner.Line) bool {
 	}
 	m.field = false
 	return false
-}
-
-// docstringFieldName returns the name of a reST (":name:") or epydoc ("@name:")
-// field marker that begins t: a word of letters, '_' and '-', then ':'.
-func docstringFieldName(t []byte) ([]byte, bool) {
-	if len(t) < 3 || (t[0] != ':' && t[0] != '@') {
-		return nil, false
-	}
-	k := 1
-	for k < len(t) && (isAlpha(t[k]) || t[k] == '_' || t[k] == '-') {
-		k++
-	}
-	if k == 1 || k >= len(t) || t[k] != ':' {
-		return nil, false
-	}
-	return t[1:k], true
 }
 
 // fpmMaintainer reports an address that is the argument of fpm's
