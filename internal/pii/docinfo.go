@@ -41,8 +41,16 @@ func (d *docinfoList) next(l scanner.Line) bool {
 	afterOpener := follows && d.opener
 	wasOpen := follows && d.open
 	d.started, d.last = true, l.Number
-	t := bytes.TrimRight(l.Text, " \t\r")
-	trimmed := bytes.TrimLeft(t, " \t")
+	// Trimmed by hand: bytes.TrimLeft and TrimRight build a set from
+	// their cutset on every call, and this runs on every line.
+	t := l.Text
+	for len(t) > 0 && (t[len(t)-1] == ' ' || t[len(t)-1] == '\t' || t[len(t)-1] == '\r') {
+		t = t[:len(t)-1]
+	}
+	trimmed := t
+	for len(trimmed) > 0 && (trimmed[0] == ' ' || trimmed[0] == '\t') {
+		trimmed = trimmed[1:]
+	}
 	d.opener = len(trimmed) == 0 || bytes.Equal(trimmed, []byte("/*")) || bytes.Equal(trimmed, []byte("<!--")) || bytes.Equal(trimmed, []byte(".."))
 	name, ok := fieldName(trimmed, false)
 	switch {
