@@ -174,9 +174,9 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	// docinfo: a reStructuredText docinfo field list (not in messages,
 	// not in fixtures).
 	var docinfo docinfoList
-	docinfoOn := !message && !(f.Path != "" && inFixtureDir(f.Path))
 	var fields authorFields
 	fixture := f.Path != "" && inFixtureDir(f.Path)
+	docinfoOn := !message && !fixture
 	sections := !message && f.Path != "" && !inFixtureDir(f.Path)
 	// prevCont: the previous line continued a credit.
 	prevCont := false
@@ -205,11 +205,11 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 			inManifest = true
 		}
 		inHeader := header.next(f.Lines[i])
-		signed := inHeader && prevHeader && f.Lines[i-1].Number+1 == f.Lines[i].Number
-		prevHeader = inHeader
 		// adjacent: the previous line of the fragment is the previous
 		// line of the file.
 		adjacent := i > 0 && f.Lines[i-1].Number+1 == f.Lines[i].Number
+		signed := inHeader && prevHeader && adjacent
+		prevHeader = inHeader
 		inList := list.next(f.Lines[i], inHeader)
 		inDocinfo := docinfoOn && docinfo.next(f.Lines[i])
 		// lists: the mailing lists the line's URLs name, read at the
