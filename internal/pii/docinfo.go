@@ -37,6 +37,22 @@ type docinfoList struct {
 // comment opener ("/*", "<!--", ".."), and ends at the first line that
 // is neither a field nor a continuation.
 func (d *docinfoList) next(l scanner.Line) bool {
+	if !d.open {
+		// The common case, first and cheap: no list is open, so only a
+		// field marker (':' first after the indentation) can open one,
+		// and every other line only records whether it is an opener.
+		// The state it leaves is the one the full reading below leaves
+		// (a closed list has no credit field).
+		i := 0
+		for i < len(l.Text) && (l.Text[i] == ' ' || l.Text[i] == '\t') {
+			i++
+		}
+		if i == len(l.Text) || l.Text[i] != ':' {
+			d.started, d.last = true, l.Number
+			d.opener = docinfoOpener(l.Text[i:])
+			return false
+		}
+	}
 	follows := d.started && l.Number == d.last+1
 	afterOpener := follows && d.opener
 	wasOpen := follows && d.open
@@ -51,7 +67,7 @@ func (d *docinfoList) next(l scanner.Line) bool {
 	for len(trimmed) > 0 && (trimmed[0] == ' ' || trimmed[0] == '\t') {
 		trimmed = trimmed[1:]
 	}
-	d.opener = len(trimmed) == 0 || bytes.Equal(trimmed, []byte("/*")) || bytes.Equal(trimmed, []byte("<!--")) || bytes.Equal(trimmed, []byte(".."))
+	d.opener = docinfoOpener(trimmed)
 	name, ok := fieldName(trimmed, false)
 	switch {
 	case ok && wasOpen:
@@ -67,6 +83,24 @@ func (d *docinfoList) next(l scanner.Line) bool {
 		return false
 	}
 	return d.credit
+}
+
+// docinfoOpener reports whether t, a line without its indentation, is
+// blank or a comment opener ("/*", "<!--", ".."), after which a docinfo
+// list may start.
+func docinfoOpener(t []byte) bool {
+	for len(t) > 0 && (t[len(t)-1] == ' ' || t[len(t)-1] == '\t' || t[len(t)-1] == '\r') {
+		t = t[:len(t)-1]
+	}
+	switch len(t) {
+	case 0:
+		return true
+	case 2:
+		return (t[0] == '/' && t[1] == '*') || (t[0] == '.' && t[1] == '.')
+	case 4:
+		return t[0] == '<' && t[1] == '!' && t[2] == '-' && t[3] == '-'
+	}
+	return false
 }
 
 // fieldName returns the name of the field marker that begins t, as

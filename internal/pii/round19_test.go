@@ -1,0 +1,92 @@
+package pii
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/privscan/privscan/scanner"
+)
+
+// docinfoReference is docinfoList.next as it was before the fast path for
+// lines that cannot open a list: the fast path must leave the same state
+// and give the same answer on every line.
+func docinfoReference(d *docinfoList, l scanner.Line) bool {
+	follows := d.started && l.Number == d.last+1
+	afterOpener := follows && d.opener
+	wasOpen := follows && d.open
+	d.started, d.last = true, l.Number
+	t := bytes.TrimRight(l.Text, " \t\r")
+	trimmed := bytes.TrimLeft(t, " \t")
+	d.opener = len(trimmed) == 0 || bytes.Equal(trimmed, []byte("/*")) || bytes.Equal(trimmed, []byte("<!--")) || bytes.Equal(trimmed, []byte(".."))
+	name, ok := fieldName(trimmed, false)
+	switch {
+	case ok && wasOpen:
+		d.credit = docinfoPerson(name)
+	case ok && (afterOpener || l.Number <= headerLines) && (equalFold(name, "author") || equalFold(name, "authors")):
+		d.open, d.credit = true, true
+		return true
+	case wasOpen && len(trimmed) > 0 && len(trimmed) < len(t):
+		return d.credit
+	default:
+		d.open, d.credit = false, false
+		return false
+	}
+	return d.credit
+}
+
+// docinfoSame runs both readers over text's lines, numbered from first
+// (a line starting with "~" skips a line number, as a hunk boundary
+// does), and reports the first line where they differ, or -1.
+func docinfoSame(text string, first int) int {
+	var fast, ref docinfoList
+	n := first
+	for i, s := range strings.Split(text, "\n") {
+		if strings.HasPrefix(s, "~") {
+			n += 2
+			s = s[1:]
+		}
+		l := scanner.Line{Number: n, Text: []byte(s)}
+		if fast.next(l) != docinfoReference(&ref, l) || fast != ref {
+			return i
+		}
+		n++
+	}
+	return -1
+}
+
+var docinfoSeeds = []string{
+	"Title\n=====\n\n:Author: Ana Lima\n:Contact: ana.lima@mailhost.io\n:Version: 1\n\nBody",
+	"/*\n:Author: Ana Lima\n:Contact: ana.lima@mailhost.io\n  continued\n*/",
+	"<!--\n:Authors: Bo Example\n  Ana Lima\n:Modified by: Bo <bo@mailhost.io>\n-->",
+	"..\n   :Author: x\n \t\r\n:Author: y\n~:Contact: z",
+	"code\n:Contact: ana.lima@mailhost.io\n\t:Author: a\n  \r\n:Author: b\n    more\nx",
+	":Author: a\n:Version: 1\n  cont\n:Address: b\n  cont\n\n..  \n/* \n<!--\t\n:author:\n:\n::\n",
+}
+
+// TestDocinfoFastPath: the cheap test before the docinfo reader changes
+// nothing it reports.
+func TestDocinfoFastPath(t *testing.T) {
+	for _, s := range docinfoSeeds {
+		for _, first := range []int{1, 7, 40} {
+			if i := docinfoSame(s, first); i >= 0 {
+				t.Errorf("line %d of %q (from %d): the fast path differs", i, s, first)
+			}
+		}
+	}
+}
+
+// FuzzDocinfoFastPath: the same on any text.
+func FuzzDocinfoFastPath(f *testing.F) {
+	for _, s := range docinfoSeeds {
+		f.Add(s, 1)
+	}
+	f.Fuzz(func(t *testing.T, s string, first int) {
+		if first < 1 || first > 1000 {
+			first = 1
+		}
+		if i := docinfoSame(s, first); i >= 0 {
+			t.Errorf("line %d: the fast path differs", i)
+		}
+	})
+}
