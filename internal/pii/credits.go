@@ -56,6 +56,9 @@ func manifestOf(p string) manifestKind {
 			return manifestDebian
 		}
 	}
+	if composerVariant(base, "json") {
+		return manifestJSON // a manifest Composer reads through its COMPOSER variable
+	}
 	if path.Ext(base) == ".xml" && strings.Contains(base, "pom") {
 		return manifestXML // a POM template (pom-template.xml, lib-pom.xml)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/privscan/privscan/finding"
 	"github.com/privscan/privscan/scanner"
 )
 
@@ -89,4 +90,28 @@ func FuzzDocinfoFastPath(f *testing.F) {
 			t.Errorf("line %d: the fast path differs", i)
 		}
 	})
+}
+
+// TestRound19Rules: the forms held-out round 19 showed, and near misses
+// that keep their warning. Synthetic names and hosts only; each fragment
+// is the added lines alone, numbered from line 1 of the file.
+func TestRound19Rules(t *testing.T) {
+	d, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lockText := "{\n    \"content-hash\": \"0123abcd\",\n    \"packages\": [\n        {\n            \"authors\": [\n                {\n                    \"name\": \"Ana Lima\",\n                    \"email\": \"ana.lima@mailhost.io\"\n                }\n            ]\n        }\n    ]\n}"
+	manifestText := "{\n    \"name\": \"acme/tool\",\n    \"authors\": [\n        {\n            \"name\": \"Bo Example\",\n            \"email\": \"bo.example@mailhost.io\"\n        }\n    ]\n}"
+	cases := []severityCase{
+		// Composer files under the name Composer's COMPOSER variable gives.
+		{"renamed Composer lock", "ci/composer.legacy.lock", finding.KindDiff, lockText, []string{"note"}},
+		{"renamed Composer manifest", "ci/composer.legacy.json", finding.KindDiff, manifestText, []string{"note"}},
+		{"Composer manifest, the usual name", "composer.json", finding.KindDiff, manifestText, []string{"note"}},
+		// Recall: not Composer's names.
+		{"another JSON file with the same content", "ci/legacy.json", finding.KindDiff, manifestText, []string{"warning"}},
+		{"composer without a stem", "ci/composer..lock", finding.KindDiff, lockText, []string{"warning"}},
+		{"another tool's lock by a composer prefix", "ci/composerx.lock", finding.KindDiff, lockText, []string{"warning"}},
+		{"renamed manifest in a fixture", "tests/data/composer.legacy.json", finding.KindDiff, manifestText, []string{"warning"}},
+	}
+	runSeverityCases(t, d, 1, 1, cases)
 }

@@ -49,6 +49,9 @@ func thirdPartyPath(p string) bool {
 			return true
 		}
 	}
+	if composerVariant(base, "lock") {
+		return true // the lock of a manifest named by Composer's COMPOSER variable
+	}
 	if strings.HasSuffix(base, ".min.js") || strings.HasSuffix(base, ".min.css") || strings.HasSuffix(base, ".min.mjs") {
 		return true
 	}
