@@ -182,6 +182,9 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	prevCont := false
 	// prevHeader: the previous line was a line of the header comment.
 	prevHeader := false
+	// ssh: the SSH protocol names the fragment uses, read at the first
+	// quoted candidate.
+	var ssh sshNames
 	// ciComment: a CI configuration's notification block commented out
 	// line by line ("#  email:" / "#    - address").
 	ciComment := authorBlock{ci: true}
@@ -244,6 +247,8 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 						(po && inHeader && poTranslatorLine(text, start, end)) || (!message && !fixture && vcsKeyword(text, start, end)) || inDocinfo || (docinfoOn && byField(text, start, end)) || docField ||
 						(!message && !fixture && (fpmMaintainer(f.Lines, i, start) || rpmPackager(f.Path, text, start) || sshKeyComment(f.Path, text, start) || sphinxAuthor(text, start))):
 						sev, desc = finding.SeverityNote, attributionDescription
+					case !message && ssh.protocolName(f, text, start, end):
+						sev, desc = finding.SeverityNote, protocolNameDescription
 					case message && messageCredit(f.Lines, i, start, end), !message && valedictionSignature(text, start, end) && !inFixtureDir(f.Path):
 						sev, desc = finding.SeverityNote, attributionDescription
 					case !fixture && signingKeyArg(text, start):

@@ -1,7 +1,10 @@
 package pii
 
 import (
+	"bytes"
 	"strings"
+
+	"github.com/privscan/privscan/scanner"
 )
 
 // The forms held-out round 19 showed (docs/design/pii-precision.md,
@@ -21,4 +24,185 @@ import (
 // file, in the formats of composer.json and composer.lock.
 func composerVariant(base, ext string) bool {
 	return len(base) > len("composer.")+len(ext)+1 && strings.HasPrefix(base, "composer.") && strings.HasSuffix(base, "."+ext)
+}
+
+// protocolNameDescription describes an address-shaped SSH protocol name.
+const protocolNameDescription = "An address-shaped SSH or SFTP protocol name (RFC 4251 section 6: name@domain names an extension, a request or an algorithm), used as such in a file about SSH: not a mailbox, reported as a note."
+
+// sshNames holds the SSH protocol names a fragment uses, read at the
+// first quoted candidate that needs them.
+type sshNames struct {
+	read  bool
+	names [][]byte
+}
+
+// protocolName reports whether the address at text[start:end] is quoted
+// ('name@domain' or "name@domain"), its local part has no '.' or '+' (a
+// protocol name is one token: "newline", "hostkeys-00"), and the same
+// quoted name is used in the fragment as an SSH or SFTP protocol name:
+// the key of an extensions array (extensions['name@domain']) or the first
+// argument of a call whose name ends in "request", in a fragment about
+// SSH (its path or one of its lines names SSH or SFTP); or, in any
+// fragment, the first argument of a call named for SSH's global or
+// channel requests (global_request("name@domain", …), RFC 4254's
+// SSH_MSG_GLOBAL_REQUEST and SSH_MSG_CHANNEL_REQUEST) or compared with
+// such a request's recorded name (assertEqual('name@domain',
+// server._global_request), x.global_request == 'name@domain'). RFC 4251
+// §6 writes local extension names name@domain: requests, channel types,
+// algorithms and, in SFTP, extension pairs. A prose mention of the name
+// (a comment explaining the extension) is lowered with its use.
+func (s *sshNames) protocolName(f *scanner.Fragment, text []byte, start, end int) bool {
+	q := before(text, start)
+	if (q != '\'' && q != '"') || at(text, end) != q {
+		return false
+	}
+	at := bytes.IndexByte(text[start:end], '@')
+	if at < 0 || bytes.ContainsAny(text[start:start+at], ".+") {
+		return false
+	}
+	if !s.read {
+		s.read = true
+		s.names = readSSHNames(f.Lines, sshFragment(f))
+	}
+	for _, n := range s.names {
+		if bytes.Equal(n, text[start:end]) {
+			return true
+		}
+	}
+	return false
+}
+
+// sshFragment reports a fragment about SSH: its path, or one of its lines,
+// names SSH or SFTP ("ssh" or "sftp" not after a letter: SFTP.php,
+// ssh_config, paramiko.SSHClient; and "openssh").
+func sshFragment(f *scanner.Fragment) bool {
+	if sshWord([]byte(f.Path)) {
+		return true
+	}
+	for _, l := range f.Lines {
+		if sshWord(l.Text) {
+			return true
+		}
+	}
+	return false
+}
+
+// sshWord reports "ssh" or "sftp" in b, not after a letter, or "openssh".
+func sshWord(b []byte) bool {
+	for i := 0; i+3 <= len(b); i++ {
+		c := lowerASCII(b[i])
+		if c != 's' && c != 'o' {
+			continue
+		}
+		if equalFold(b[i:i+3], "ssh") || (i+4 <= len(b) && equalFold(b[i:i+4], "sftp")) {
+			if !isAlpha(before(b, i)) {
+				return true
+			}
+		}
+		if i+7 <= len(b) && equalFold(b[i:i+7], "openssh") {
+			return true
+		}
+	}
+	return false
+}
+
+// readSSHNames returns the quoted address-shaped names the lines use as
+// protocol names: with about (the fragment is about SSH), after
+// "extensions[" or as the first argument of a call whose name ends in
+// "request" (sendRequest(, global_request(); in any fragment, as a global
+// or channel request's name (sshRequestUse).
+func readSSHNames(lines []scanner.Line, about bool) [][]byte {
+	var names [][]byte
+	for _, l := range lines {
+		t := l.Text
+		if bytes.IndexByte(t, '@') < 0 {
+			continue
+		}
+		for i := 0; i < len(t); i++ {
+			q := t[i]
+			if q != '\'' && q != '"' {
+				continue
+			}
+			e := bytes.IndexByte(t[i+1:], q)
+			if e < 0 {
+				break
+			}
+			name := t[i+1 : i+1+e]
+			if bytes.Count(name, []byte("@")) == 1 && !bytes.ContainsAny(name, " \t") &&
+				((about && protocolUse(t[:i])) || sshRequestUse(t[:i], t[i+2+e:])) {
+				names = append(names, name)
+			}
+			i += e + 1
+		}
+	}
+	return names
+}
+
+// protocolUse reports whether head, the text before a quoted string, ends
+// with "extensions[" or with a call "…request(" (blanks allowed after the
+// bracket or parenthesis).
+func protocolUse(head []byte) bool {
+	head = bytes.TrimRight(head, " \t")
+	switch {
+	case bytes.HasSuffix(head, []byte("[")):
+		return hasSuffixFold(bytes.TrimRight(head[:len(head)-1], " \t"), "extensions")
+	case bytes.HasSuffix(head, []byte("(")):
+		return hasSuffixFold(head[:len(head)-1], "request")
+	}
+	return false
+}
+
+// sshRequestUse reports whether a quoted string between head and tail is
+// an SSH global or channel request's name: the first argument of a call
+// whose name ends in global_request or channel_request (any case, '_'
+// optional: send_global_request(, globalRequest(), or compared with an
+// expression whose last name ends so ("== x.global_request", ",
+// server._global_request)" as the other argument of an assertion).
+func sshRequestUse(head, tail []byte) bool {
+	head = bytes.TrimRight(head, " \t")
+	if bytes.HasSuffix(head, []byte("(")) && sshRequestName(lastName(head[:len(head)-1])) {
+		return true
+	}
+	if bytes.HasSuffix(head, []byte("==")) && sshRequestName(lastName(bytes.TrimRight(head[:len(head)-2], " \t"))) {
+		return true
+	}
+	tail = bytes.TrimLeft(tail, " \t")
+	switch {
+	case bytes.HasPrefix(tail, []byte("==")):
+		tail = tail[2:]
+	case bytes.HasPrefix(tail, []byte(",")):
+		tail = tail[1:]
+	default:
+		return false
+	}
+	tail = bytes.TrimLeft(tail, " \t")
+	n := 0
+	for n < len(tail) && (isWord(tail[n]) || tail[n] == '.') {
+		n++
+	}
+	if c := at(tail, n); c != 0 && c != ')' && c != ',' && c != ' ' && c != ':' {
+		return false
+	}
+	return sshRequestName(lastName(tail[:n]))
+}
+
+// lastName returns the identifier that ends b (after its last '.', or
+// "->").
+func lastName(b []byte) []byte {
+	k := len(b)
+	for k > 0 && isWord(b[k-1]) {
+		k--
+	}
+	return b[k:]
+}
+
+// sshRequestName reports an identifier that ends in global_request or
+// channel_request, any case, the '_' optional.
+func sshRequestName(name []byte) bool {
+	for _, s := range []string{"global_request", "globalrequest", "channel_request", "channelrequest"} {
+		if hasSuffixFold(name, s) {
+			return true
+		}
+	}
+	return false
 }

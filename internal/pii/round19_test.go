@@ -100,8 +100,10 @@ func TestRound19Rules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	pad30 := strings.Repeat("x = 1\n", 30) // past the header rules' lines
 	lockText := "{\n    \"content-hash\": \"0123abcd\",\n    \"packages\": [\n        {\n            \"authors\": [\n                {\n                    \"name\": \"Ana Lima\",\n                    \"email\": \"ana.lima@mailhost.io\"\n                }\n            ]\n        }\n    ]\n}"
 	manifestText := "{\n    \"name\": \"acme/tool\",\n    \"authors\": [\n        {\n            \"name\": \"Bo Example\",\n            \"email\": \"bo.example@mailhost.io\"\n        }\n    ]\n}"
+	sftp := pad30 + "/*\n SFTPv4 defines a 'newline' extension; SFTPv3 has 'newline@vendor-host.io' instead\n and 'newline@vendor-host.io' is not a drop-in substitute.\n*/\nif (isset($this->extensions['newline@vendor-host.io'])) {\n    unset($this->extensions['newline@vendor-host.io']);\n}"
 	cases := []severityCase{
 		// Composer files under the name Composer's COMPOSER variable gives.
 		{"renamed Composer lock", "ci/composer.legacy.lock", finding.KindDiff, lockText, []string{"note"}},
@@ -112,6 +114,21 @@ func TestRound19Rules(t *testing.T) {
 		{"composer without a stem", "ci/composer..lock", finding.KindDiff, lockText, []string{"warning"}},
 		{"another tool's lock by a composer prefix", "ci/composerx.lock", finding.KindDiff, lockText, []string{"warning"}},
 		{"renamed manifest in a fixture", "tests/data/composer.legacy.json", finding.KindDiff, manifestText, []string{"warning"}},
+
+		// SSH and SFTP extension names.
+		{"SFTP extension, its use and the comment explaining it", "src/Net/SFTP.php", finding.KindDiff, sftp, []string{"note", "note", "note", "note"}},
+		{"SSH global request, a file that names SSH", "pkg/transport.py", finding.KindDiff, "# SSH transport\nself.global_request('keepalive@vendor-host.io', wait=False)\nif kind == 'keepalive@vendor-host.io':", []string{"note", "note"}},
+		{"send_global_request, double quotes", "lib/ssh/client.rb", finding.KindDiff, `send_global_request("hostkeys-00@vendor-host.io")`, []string{"note"}},
+		{"global_request in a file that does not name SSH", "pkg/transport.py", finding.KindDiff, "lambda x: x.global_request('keepalive@vendor-host.io', wait=False))", []string{"note"}},
+		{"compared with the recorded request name", "tests/test_transport.py", finding.KindDiff, "self.assertEqual(\"keepalive@vendor-host.io\", self.server._global_request)\nif self.global_request == 'keepalive@vendor-host.io':", []string{"note", "note"}},
+		// Recall.
+		{"the same use in a file not about SSH", "src/Registry.php", finding.KindDiff, "$this->extensions['newline@vendor-host.io'] = 1;", []string{"warning"}},
+		{"a person's address in an SSH file, not used as a name", "src/Net/SFTP.php", finding.KindDiff, "// login as 'ana@mailhost.io'\n$this->extensions['x'] = 1;", []string{"warning"}},
+		{"a dotted local part as an extension key", "src/Net/SFTP.php", finding.KindDiff, "$this->extensions['ana.lima@mailhost.io'] = 1;", []string{"warning"}},
+		{"unquoted mention", "src/Net/SFTP.php", finding.KindDiff, "// newline@vendor-host.io\n$this->extensions['newline@vendor-host.io'] = 1;", []string{"warning", "note"}},
+		{"a call that is not a request", "lib/ssh/client.rb", finding.KindDiff, `notify("ana@mailhost.io")`, []string{"warning"}},
+		{"another request call in a file that does not name SSH", "pkg/client.py", finding.KindDiff, "self.send_request('ana@mailhost.io')", []string{"warning"}},
+		{"compared with another name", "tests/test_transport.py", finding.KindDiff, "self.assertEqual(\"ana@mailhost.io\", self.server.user_request)", []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 1, cases)
 }
