@@ -690,13 +690,24 @@ func headerCredit(line []byte, start, end int) bool {
 // section whose heading names the authors: a man page's ".SH AUTHOR",
 // Perl POD's "=head1 AUTHOR", and in documentation a Markdown or
 // AsciiDoc heading "Author(s)", "Maintainer(s)", "Contributors",
-// "Credits". The section ends at the next heading of its syntax.
+// "Credits", or a title that ends in one of those words after a
+// qualifier ("Current maintainers", "Core contributors"). Markdown's
+// setext headings (a title, then a line of only '=' or '-') are headings
+// too. The section ends at the next heading of its syntax at its level
+// or above; a deeper subheading ("### Core Team" under "##
+// Contributors") keeps it open.
 type authorSection struct {
 	open bool
+	// level: the open section's heading level.
+	level int
 	// markdown: headings are read in Markdown/AsciiDoc syntax too (the
 	// file is documentation); in code a '#' starts a comment, not a
 	// heading.
 	markdown bool
+	// prev, prevNum: the previous line read and its number (a setext
+	// heading's title).
+	prev    []byte
+	prevNum int
 }
 
 // sectionNames are the heading words of an authors section (lower case).
@@ -704,30 +715,125 @@ var sectionNames = []string{"author", "authors", "maintainer", "maintainers", "c
 
 // next reads one line and reports whether it is inside an authors
 // section (the heading itself is not).
-func (a *authorSection) next(line []byte) bool {
+func (a *authorSection) next(l scanner.Line) bool {
+	line := l.Text
+	prev, prevOK := a.prev, a.prev != nil && a.prevNum+1 == l.Number
+	a.prev, a.prevNum = line, l.Number
 	t := bytes.TrimRight(line, " \t\r")
 	var title []byte
+	level := 1
 	switch {
 	case bytes.HasPrefix(t, []byte(".SH")) || bytes.HasPrefix(t, []byte(".Sh")):
 		title = t[3:]
 	case bytes.HasPrefix(t, []byte("=head")):
+		if c := at(t, 5); c >= '1' && c <= '6' {
+			level = int(c - '0')
+		}
 		title = bytes.TrimLeft(t[5:], "123456")
 	case bytes.HasPrefix(t, []byte("=cut")):
 		a.open = false
 		return false
+	case a.markdown && prevOK && setextUnderline(t) && setextTitle(prev):
+		title = prev
+		if t[len(t)-1] == '-' {
+			level = 2
+		}
 	case a.markdown && (bytes.HasPrefix(t, []byte("#")) || bytes.HasPrefix(t, []byte("==")) || bytes.HasPrefix(t, []byte("= "))):
+		level = len(t) - len(bytes.TrimLeft(t, string(t[0])))
 		title = bytes.TrimLeft(t, "#=")
 	default:
 		return a.open
 	}
+	if a.open && level > a.level {
+		return false // a subsection of the authors section
+	}
 	title = bytes.Trim(title, " \t\"'*:")
-	a.open = false
+	a.open = sectionTitle(title)
+	a.level = level
+	return false
+}
+
+// sectionTitle reports a heading that names an authors section: one of
+// sectionNames, or up to three words ending in one, none of them a
+// preposition ("Current maintainers", "Core contributors", "Project
+// authors"; not "Notes for maintainers", "Guide to contributors").
+func sectionTitle(title []byte) bool {
 	for _, s := range sectionNames {
 		if equalFold(title, s) {
-			a.open = true
+			return true
 		}
 	}
-	return false
+	words := bytes.Fields(title)
+	if len(words) < 2 || len(words) > 3 {
+		return false
+	}
+	last := false
+	for _, s := range sectionNames {
+		if equalFold(words[len(words)-1], s) {
+			last = true
+		}
+	}
+	if !last {
+		return false
+	}
+	for _, w := range words[:len(words)-1] {
+		for _, p := range []string{"for", "to", "of", "from", "with", "about", "by", "as", "on", "in", "our", "new", "becoming", "become", "dear"} {
+			if equalFold(w, p) {
+				return false
+			}
+		}
+		for _, c := range w {
+			if !isAlpha(c) && c != '-' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// setextUnderline reports a line of three or more '=' or three or more
+// '-' (indented at most three blanks): a setext heading's underline when
+// it follows a title line.
+func setextUnderline(t []byte) bool {
+	i := 0
+	for i < len(t) && i < 3 && t[i] == ' ' {
+		i++
+	}
+	t = t[i:]
+	if len(t) < 3 || (t[0] != '=' && t[0] != '-') {
+		return false
+	}
+	for _, c := range t {
+		if c != t[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// setextTitle reports whether prev can be a setext heading's title: a
+// line of text, not blank, not indented as code, not a list item, quote,
+// table row, fence, ATX heading or another underline.
+func setextTitle(prev []byte) bool {
+	t := bytes.TrimRight(prev, " \t\r")
+	if len(t) == 0 || t[0] == ' ' || t[0] == '\t' {
+		return false
+	}
+	switch t[0] {
+	case '*', '-', '+', '>', '|', '#', '`', '~', '=', '<':
+		return false
+	}
+	return !(len(t) > 1 && isDigit(t[0]) && (bytes.IndexByte(t, '.') > 0 || bytes.IndexByte(t, ')') > 0) && allDigitsBefore(t))
+}
+
+// allDigitsBefore reports whether t starts with digits and then '.' or
+// ')': an ordered list item's marker.
+func allDigitsBefore(t []byte) bool {
+	i := 0
+	for i < len(t) && isDigit(t[i]) {
+		i++
+	}
+	return i > 0 && i < len(t) && (t[i] == '.' || t[i] == ')')
 }
 
 // shortlogLine reports a line of a contributor table as git shortlog -sn

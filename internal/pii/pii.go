@@ -220,7 +220,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 		var lists [][]byte
 		listsRead := false
 		emailField := fields.next(f.Lines[i], inHeader)
-		inSection := sections && section.next(text)
+		inSection := sections && section.next(f.Lines[i])
 		docField := python && docstring.next(f.Lines[i])
 		if trailers[i] {
 			continue // a commit's people, not a leak

@@ -129,6 +129,21 @@ func TestRound19Rules(t *testing.T) {
 		{"a call that is not a request", "lib/ssh/client.rb", finding.KindDiff, `notify("ana@mailhost.io")`, []string{"warning"}},
 		{"another request call in a file that does not name SSH", "pkg/client.py", finding.KindDiff, "self.send_request('ana@mailhost.io')", []string{"warning"}},
 		{"compared with another name", "tests/test_transport.py", finding.KindDiff, "self.assertEqual(\"ana@mailhost.io\", self.server.user_request)", []string{"warning"}},
+
+		// README team sections.
+		{"deeper subheadings under Contributors", "README.md", finding.KindDiff, "## Contributors\n\nThanks to all.\n\n### Current maintainers\n\n* Ana Lima (ana.lima@mailhost.io)\n\n### Historical maintainers\n\n* Bo Example (bo.example@mailhost.io)", []string{"note", "note"}},
+		{"Core Team under Contributors", "Readme.markdown", finding.KindDiff, "## Contributors\n\n### Core Team\n\n* Ana Lima (ana.lima@mailhost.io)", []string{"note"}},
+		{"a title ending in a section word", "README.md", finding.KindDiff, "# Tool\n\n## Current maintainers\n\n* Ana Lima (ana.lima@mailhost.io)", []string{"note"}},
+		{"setext Author section", "README.markdown", finding.KindDiff, "Links\n=====\n\nsee the wiki\n\nAuthor\n------\n\nAna Lima :: ana.lima@mailhost.io :: @ana", []string{"note"}},
+		{"setext Authors, = underline", "docs/README.md", finding.KindDiff, "Authors\n=======\n\nAna Lima <ana.lima@mailhost.io>", []string{"note"}},
+		// Recall.
+		{"a heading at the same level ends the section", "README.md", finding.KindDiff, "## Contributors\n\n### Core Team\n\n## Support\n\nWrite to ana.lima@mailhost.io", []string{"warning"}},
+		{"a title with a preposition", "README.md", finding.KindDiff, "## Notes for maintainers\n\nAsk ana.lima@mailhost.io", []string{"warning"}},
+		{"a long title ending in a section word", "README.md", finding.KindDiff, "## How we pay our open source contributors\n\nAsk ana.lima@mailhost.io", []string{"warning"}},
+		{"a setext heading that is not a section", "README.md", finding.KindDiff, "## Authors\n\nSupport\n-------\n\nWrite to ana.lima@mailhost.io", []string{"warning"}},
+		{"a rule after a list item is not a heading", "README.md", finding.KindDiff, "* Authors\n-------\n\nWrite to ana.lima@mailhost.io", []string{"warning"}},
+		{"a setext underline not right after its title", "README.md", finding.KindDiff, "Authors\n\n-------\n\nWrite to ana.lima@mailhost.io", []string{"warning"}},
+		{"headings in code are comments", "src/tool.py", finding.KindDiff, "# Authors\n# -------\nMAIL = 'ana.lima@mailhost.io'", []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 1, cases)
 }
