@@ -422,16 +422,19 @@ var gmailPartyWords = []string{"you", "me", "my", "your", "user", "dest", "src",
 // urlPath reports whether the address starting at start is in the path
 // of a URL (https://lore.example.org/r/20240101.1234-1-id@host/): a
 // mailing-list archive names a message by its Message-ID there, and a
-// mailbox has no business in a path. An address in the query
-// (?q=ana@host, &email=) is still reported: that is where forms put
-// people's addresses.
+// mailbox has no business in a path. An address in the query (after a
+// '?': ?q=ana@host, ?a=1&email=) is still reported: that is where forms
+// put people's addresses. Before the '?', '=' and '&' are characters of
+// the path (a Message-ID holds base64's '=' padding).
 func urlPath(b []byte, start int) bool {
 	slash := false
 	for k := start; k > 0; k-- {
 		switch c := b[k-1]; c {
 		case ' ', '\t', '"', '\'', '<', '>', '(', ')', '[', ']', '`', ',', '|':
 			return false
-		case '?', '=', '&', '#':
+		case '?', '#':
+			// The query or the fragment: a '=' or '&' before a '?' is
+			// a path's character (a Message-ID's base64 padding).
 			return false
 		case '/':
 			if k >= 2 && b[k-2] == '/' {

@@ -144,6 +144,14 @@ func TestRound19Rules(t *testing.T) {
 		{"a rule after a list item is not a heading", "README.md", finding.KindDiff, "* Authors\n-------\n\nWrite to ana.lima@mailhost.io", []string{"warning"}},
 		{"a setext underline not right after its title", "README.md", finding.KindDiff, "Authors\n\n-------\n\nWrite to ana.lima@mailhost.io", []string{"warning"}},
 		{"headings in code are comments", "src/tool.py", finding.KindDiff, "# Authors\n# -------\nMAIL = 'ana.lima@mailhost.io'", []string{"warning"}},
+
+		// The URL path: '=' and '&' before a '?' are the path's.
+		{"a Message-ID with base64 padding in an archive's path", "conn.go", finding.KindDiff, "// see https://archive.mailhost.org/message-id/CAF=x1y2z3==ana@mail.mailhost.io", []string{}},
+		{"an ampersand in the path", "conn.go", finding.KindDiff, "// https://archive.mailhost.org/m/a&b.ana@mail.mailhost.io", []string{}},
+		// Recall: the query.
+		{"after a '?', '=' starts a value", "conn.go", finding.KindDiff, "// https://mailhost.io/find?user=ana.lima@mailhost.io", []string{"warning"}},
+		{"after a '?' and '&'", "conn.go", finding.KindDiff, "// https://mailhost.io/find/x?a=1&user=ana.lima@mailhost.io", []string{"warning"}},
+		{"a form value without a URL", "conn.go", finding.KindDiff, "body := \"a=1&user=ana.lima@mailhost.io\"", []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 1, cases)
 }
