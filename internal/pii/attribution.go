@@ -293,7 +293,7 @@ func identLine(line []byte) bool {
 	if bytes.Count(addr, []byte("@")) != 1 || bytes.ContainsAny(addr, " <>") {
 		return false
 	}
-	name := bytes.TrimRight(t[:lt], " ")
+	name := commaIdent(bytes.TrimRight(t[:lt], " "))
 	if len(name) == 0 || !(isUpper(name[0]) || name[0] >= 0x80) {
 		return false
 	}

@@ -206,3 +206,13 @@ func sshRequestName(name []byte) bool {
 	}
 	return false
 }
+
+// commaIdent returns name without one trailing comma: a header's holders
+// aligned under the first are written "Name <address>" or "Name,
+// <address>", the comma that separated them in a list kept.
+func commaIdent(name []byte) []byte {
+	if len(name) > 1 && name[len(name)-1] == ',' {
+		return bytes.TrimRight(name[:len(name)-1], " ")
+	}
+	return name
+}

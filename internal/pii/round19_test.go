@@ -152,6 +152,12 @@ func TestRound19Rules(t *testing.T) {
 		{"after a '?', '=' starts a value", "conn.go", finding.KindDiff, "// https://mailhost.io/find?user=ana.lima@mailhost.io", []string{"warning"}},
 		{"after a '?' and '&'", "conn.go", finding.KindDiff, "// https://mailhost.io/find/x?a=1&user=ana.lima@mailhost.io", []string{"warning"}},
 		{"a form value without a URL", "conn.go", finding.KindDiff, "body := \"a=1&user=ana.lima@mailhost.io\"", []string{"warning"}},
+
+		// A header's holders continued "Name, <address>".
+		{"comma continuation under a copyright line", "plugins/modules/login.py", finding.KindDiff, "#!/usr/bin/python\n#\n# Copyright (c) 2016 Ana Lima <ana.lima@mailhost.io>\n#                    Bo Example, <bo.example@mailhost.io>\n#                    Cy Sample, <cy.sample@mailhost.io>", []string{"note", "note", "note"}},
+		// Recall.
+		{"comma continuation after a line that is no credit", "src/x.py", finding.KindDiff, pad30 + "# send reports to\n#   Bo Example, <bo.example@mailhost.io>", []string{"warning"}},
+		{"two commas", "src/x.py", finding.KindDiff, pad30 + "# Copyright (c) 2016 Ana Lima <ana.lima@mailhost.io>\n#   Bo Example,, <bo.example@mailhost.io>", []string{"note", "warning"}},
 	}
 	runSeverityCases(t, d, 1, 1, cases)
 }
