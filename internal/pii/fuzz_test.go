@@ -238,6 +238,7 @@ func FuzzDetectPath(f *testing.F) {
 	f.Add("[bdist_rpm]\npackager = A <a@mailhost.io>\npackager\npackager:b@mailhost.io\nssh-rsa AAAAB3NzaC1yc2EAAAADAQAB c@mailhost.io\nssh- AAAA d@mailhost.io", "setup.cfg", uint8(1))
 	f.Add("no-pty ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI a@mailhost.io\necdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTY b@mailhost.io\nssh-rsa\n AAAA", "home/authorized_keys2", uint8(1))
 	f.Add(".. moduleauthor:: A <a@mailhost.io>\n   ..  sectionauthor::b@mailhost.io\n.. codeauthor: c@mailhost.io\n..\n.. codeauthor", "apidoc/api.rst", uint8(1))
+	f.Add("Otherwise unacceptable behavior may be\nreported by contacting the team at [a@mailhost.io](mailto:a@mailhost.io).\nreport unacceptable behaviour to\nto b@mailhost.io at", "docs/README.md", uint8(1))
 	f.Add("# Copyright (c) 2016 A B <a@mailhost.io>\n#   C D, <c@mailhost.io>\n#   E,, <e@mailhost.io>\n# , <f@mailhost.io>\n#,<g@mailhost.io>", "plugins/x.py", uint8(1))
 	f.Add("## Contributors\n### Core Team\n* A (a@mailhost.io)\n## X\nAuthor\n------\nB :: b@mailhost.io\nCurrent maintainers\n===\n\n---\n1. x\n---\nc@mailhost.io", "README.md", uint8(1))
 	f.Add("// SFTPv3 'x@mailhost.io'\n$this->extensions['x@mailhost.io'] = 1;\nglobal_request( \"y@mailhost.io\"\n'y@mailhost.io' '' '@' ['z@mailhost.io", "src/Net/SFTP.php", uint8(1))

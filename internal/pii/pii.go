@@ -257,7 +257,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 						sev, desc = finding.SeverityNote, thirdPartyDescription
 					case !fixture && mailmanListLink(linkedLists(text, &lists, &listsRead), text, start, end), docs && (mailtoContact(text, start) || mailtoLinkText(text, start, end) || listContact(text, start, end) || discussContact(text, start)):
 						sev, desc = finding.SeverityNote, contactDescription
-					case conduct:
+					case conduct, !message && !fixture && conductSentence(f.Lines, i, start):
 						// A code of conduct's contact.
 						sev, desc = finding.SeverityNote, conductDescription
 					case !message && (bugContact(text, start) || bugLabel(text, start)) && !inFixtureDir(f.Path), po && poBugsField(text):

@@ -216,3 +216,35 @@ func commaIdent(name []byte) []byte {
 	}
 	return name
 }
+
+// conductSentence reports an address offered by a code of conduct's
+// enforcement sentence, wherever the text is copied (a README's "Code of
+// conduct" section, the docs): "Please report any unacceptable behaviour
+// to <address>", "Instances of abusive, harassing, or otherwise
+// unacceptable behavior may be reported by contacting the project team at
+// <address>". The line holds "report" or "contact" before the address,
+// right before it "to" or "at" (a link's or bracket's opener between),
+// and "unacceptable behavio" on it or on one of the two lines before it
+// in the file.
+func conductSentence(lines []scanner.Line, i, start int) bool {
+	text := lines[i].Text
+	head := bytes.TrimRight(text[:start], " \t<([*_`")
+	if bytes.HasSuffix(head, []byte("mailto:")) {
+		head = bytes.TrimRight(head[:len(head)-len("mailto:")], " \t<([*_`")
+	}
+	if !(hasSuffixFold(head, " to") || hasSuffixFold(head, " at")) || !(containsFold(head, "report") || containsFold(head, "contact")) {
+		return false
+	}
+	if containsFold(head, "unacceptable behavio") {
+		return true
+	}
+	for k := i - 1; k >= 0 && k >= i-2; k-- {
+		if lines[k].Number != lines[k+1].Number-1 {
+			return false
+		}
+		if containsFold(lines[k].Text, "unacceptable behavio") {
+			return true
+		}
+	}
+	return false
+}

@@ -158,6 +158,15 @@ func TestRound19Rules(t *testing.T) {
 		// Recall.
 		{"comma continuation after a line that is no credit", "src/x.py", finding.KindDiff, pad30 + "# send reports to\n#   Bo Example, <bo.example@mailhost.io>", []string{"warning"}},
 		{"two commas", "src/x.py", finding.KindDiff, pad30 + "# Copyright (c) 2016 Ana Lima <ana.lima@mailhost.io>\n#   Bo Example,, <bo.example@mailhost.io>", []string{"note", "warning"}},
+
+		// A code of conduct's contact sentence.
+		{"report unacceptable behaviour to", "README.md", finding.KindDiff, "## Code of conduct\n\nPlease report any unacceptable behaviour to ana.lima@mailhost.io - it will be reviewed by the project team.", []string{"note"}},
+		{"the enforcement paragraph, wrapped", "docs/guide.md", finding.KindDiff, "Instances of abusive, harassing, or otherwise unacceptable behavior may be\nreported by contacting the project team at [ana.lima@mailhost.io](mailto:ana.lima@mailhost.io).", []string{"note", "note"}},
+		// Recall.
+		{"unacceptable behaviour, but not a report", "README.md", finding.KindDiff, "Unacceptable behaviour was shown by ana.lima@mailhost.io.", []string{"warning"}},
+		{"the conduct words without a report", "README.md", finding.KindDiff, "Please forward any unacceptable behaviour to ana.lima@mailhost.io.", []string{"warning"}},
+		{"the conduct words three lines up", "README.md", finding.KindDiff, "Unacceptable behavior\n\n\nWe contact the sponsor at ana.lima@mailhost.io", []string{"warning"}},
+		{"the sentence in a fixture", "test/fixtures/README.md", finding.KindDiff, "Please report any unacceptable behaviour to ana.lima@mailhost.io.", []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 1, cases)
 }
