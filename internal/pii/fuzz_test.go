@@ -136,6 +136,8 @@ func FuzzDetectFragment(f *testing.F) {
 	f.Add("run \"git\", \"config\", \"user.email\", \"a@mailhost.io\"\ngitUserEmail = 'b@mailhost.io'\ngit.commit().setCommitter(\"C\", \"c@mailhost.io\")\n(\"\", \"d@mailhost.io", uint8(1))
 	f.Add("<!--\n:Authors: A\n:Address: a@mailhost.io\n    b@mailhost.io\n:Modified by: C <c@mailhost.io>\n:by: <d@mailhost.io>", uint8(1))
 	f.Add("/*\n  Author: A B\n  <a@mailhost.io>\n*/\n\"\"\"\n@contact: b@mailhost.io\n\"\"\"\nfpm -m c@mailhost.io \\\n.. moduleauthor:: D <d@mailhost.io>\nssh-rsa AAAAB3NzaC1yc2EAAAADAQAB e@mailhost.io", uint8(1))
+	f.Add("Adds A B <a@mailhost.io> to AUTHORS\n\nAdd C <c@mailhost.io> to the THANKS file\n<d@mailhost.io> to\nE <e@mailhost.io> to ", uint8(0))
+	f.Add("__author__ = \"\"\"\\\nA <a@mailhost.io>;\\\n\"\"\"\nb@mailhost.io\n__email__='''c@mailhost.io\n__author__ = r'''\nd@mailhost.io'''", uint8(65))
 	d, err := New(Config{})
 	if err != nil {
 		f.Fatal(err)
@@ -238,6 +240,7 @@ func FuzzDetectPath(f *testing.F) {
 	f.Add("[bdist_rpm]\npackager = A <a@mailhost.io>\npackager\npackager:b@mailhost.io\nssh-rsa AAAAB3NzaC1yc2EAAAADAQAB c@mailhost.io\nssh- AAAA d@mailhost.io", "setup.cfg", uint8(1))
 	f.Add("no-pty ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI a@mailhost.io\necdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTY b@mailhost.io\nssh-rsa\n AAAA", "home/authorized_keys2", uint8(1))
 	f.Add(".. moduleauthor:: A <a@mailhost.io>\n   ..  sectionauthor::b@mailhost.io\n.. codeauthor: c@mailhost.io\n..\n.. codeauthor", "apidoc/api.rst", uint8(1))
+	f.Add("default_context:\n    email:    'a@mailhost.io'\n    author_email: b@mailhost.io\n    x: c@mailhost.io\n:d@mailhost.io\nemail:", ".cookiecutterrc", uint8(1))
 	f.Add("Otherwise unacceptable behavior may be\nreported by contacting the team at [a@mailhost.io](mailto:a@mailhost.io).\nreport unacceptable behaviour to\nto b@mailhost.io at", "docs/README.md", uint8(1))
 	f.Add("# Copyright (c) 2016 A B <a@mailhost.io>\n#   C D, <c@mailhost.io>\n#   E,, <e@mailhost.io>\n# , <f@mailhost.io>\n#,<g@mailhost.io>", "plugins/x.py", uint8(1))
 	f.Add("## Contributors\n### Core Team\n* A (a@mailhost.io)\n## X\nAuthor\n------\nB :: b@mailhost.io\nCurrent maintainers\n===\n\n---\n1. x\n---\nc@mailhost.io", "README.md", uint8(1))

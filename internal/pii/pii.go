@@ -185,6 +185,8 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	// ssh: the SSH protocol names the fragment uses, read at the first
 	// quoted candidate.
 	var ssh sshNames
+	// dunder: a credit dunder's triple-quoted string in a Python module.
+	var dunder dunderBlock
 	// ciComment: a CI configuration's notification block commented out
 	// line by line ("#  email:" / "#    - address").
 	ciComment := authorBlock{ci: true}
@@ -222,6 +224,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 		emailField := fields.next(f.Lines[i], inHeader)
 		inSection := sections && section.next(f.Lines[i])
 		docField := python && docstring.next(f.Lines[i])
+		inDunder := python && !fixture && dunder.next(f.Lines[i])
 		if trailers[i] {
 			continue // a commit's people, not a leak
 		}
@@ -245,7 +248,8 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 						(python && dunderEmail(text, start)) || (rubyBuild && gemEmailConstant(text, start)) || (gemfile && commentedGemEmail(text, start)) || (!message && (gitIdentity(text, start) || rpmChangelogEntry(text, start)) && !inFixtureDir(f.Path)) ||
 						(signed && headerSignature(f.Lines[i-1].Text, text, start, end)) || (!fixture && !message && adjacent && wrappedCredit(f.Lines[i-1].Text, text, start, end)) || (!fixture && grammarCredit(text, start, message || docs)) ||
 						(po && inHeader && poTranslatorLine(text, start, end)) || (!message && !fixture && vcsKeyword(text, start, end)) || inDocinfo || (docinfoOn && byField(text, start, end)) || docField ||
-						(!message && !fixture && (fpmMaintainer(f.Lines, i, start) || rpmPackager(f.Path, text, start) || sshKeyComment(f.Path, text, start) || sphinxAuthor(text, start))):
+						(!message && !fixture && (fpmMaintainer(f.Lines, i, start) || rpmPackager(f.Path, text, start) || sshKeyComment(f.Path, text, start) || sphinxAuthor(text, start))) ||
+						inDunder || (message && addedToCreditFile(text, start, end)) || (!message && !fixture && cookiecutterEmail(f.Path, text, start)):
 						sev, desc = finding.SeverityNote, attributionDescription
 					case !message && ssh.protocolName(f, text, start, end):
 						sev, desc = finding.SeverityNote, protocolNameDescription

@@ -2,6 +2,7 @@ package pii
 
 import (
 	"bytes"
+	"path"
 	"strings"
 
 	"github.com/privscan/privscan/scanner"
@@ -247,4 +248,97 @@ func conductSentence(lines []scanner.Line, i, start int) bool {
 		}
 	}
 	return false
+}
+
+// addedToCreditFile reports, in a commit message, an address in git's
+// ident form followed by "to AUTHORS" (or CONTRIBUTORS, THANKS, maybe
+// after "the", before an extension or "file"): the message of a commit
+// that adds the person to the file whose own lines are credits.
+func addedToCreditFile(text []byte, start, end int) bool {
+	if !identForm(text, start, end) {
+		return false
+	}
+	rest := bytes.TrimLeft(text[end+1:], " \t")
+	if len(rest) < 3 || !equalFold(rest[:3], "to ") {
+		return false
+	}
+	rest = bytes.TrimLeft(rest[3:], " \t")
+	if len(rest) >= 4 && equalFold(rest[:4], "the ") {
+		rest = bytes.TrimLeft(rest[4:], " \t")
+	}
+	for _, n := range []string{"authors", "contributors", "thanks", "credits", "maintainers"} {
+		if len(rest) >= len(n) && equalFold(rest[:len(n)], n) {
+			c := at(rest, len(n))
+			return c == 0 || c == ' ' || c == '.' || c == '\r' || c == ','
+		}
+	}
+	return false
+}
+
+// dunderBlock tracks a Python module's credit dunder (__author__,
+// __maintainer__, __credits__, __email__) assigned a triple-quoted string
+// that continues over the next lines ("__author__ = """\" then one
+// "Name <address>;\" a line): every line of the string is the credit.
+type dunderBlock struct {
+	quote []byte // the open string's quotes, nil when none is open
+	last  int    // the number of the string's last line read
+}
+
+// dunderCredits are the module dunders that name its people.
+var dunderCredits = []string{"__author__", "__maintainer__", "__credits__", "__email__"}
+
+// next reads one line and reports whether it is a continuation line of
+// a credit dunder's triple-quoted string (its closing line included).
+func (d *dunderBlock) next(l scanner.Line) bool {
+	if d.quote != nil {
+		if l.Number != d.last+1 {
+			d.quote = nil // the hunk skipped lines: the string is not followed
+		} else {
+			d.last = l.Number
+			if bytes.Contains(l.Text, d.quote) {
+				d.quote = nil
+			}
+			return true
+		}
+	}
+	t := l.Text
+	if len(t) == 0 || t[0] != '_' {
+		return false // a module's dunder begins its line
+	}
+	for _, n := range dunderCredits {
+		if !bytes.HasPrefix(t, []byte(n)) {
+			continue
+		}
+		rest := bytes.TrimLeft(t[len(n):], " \t")
+		if len(rest) == 0 || rest[0] != '=' {
+			return false
+		}
+		rest = bytes.TrimLeft(rest[1:], " \t")
+		rest = bytes.TrimLeft(rest, "rRuU")
+		for _, q := range []string{`"""`, `'''`} {
+			if bytes.HasPrefix(rest, []byte(q)) && !bytes.Contains(rest[3:], []byte(q)) {
+				d.quote, d.last = []byte(q), l.Number
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// cookiecutterEmail reports an address as the value of an email key
+// (email, author_email, …) in a .cookiecutterrc, cookiecutter's user
+// configuration: its default_context holds the author identity a project
+// template fills in (full_name, email, github_username), the project's
+// author as setup.py's author_email is.
+func cookiecutterEmail(p string, text []byte, start int) bool {
+	if path.Base(p) != ".cookiecutterrc" {
+		return false
+	}
+	t := bytes.TrimLeft(text[:start], " \t")
+	c := bytes.IndexByte(t, ':')
+	if c <= 0 {
+		return false
+	}
+	rest := bytes.Trim(t[c+1:], " \t\"'")
+	return len(rest) == 0 && hasSuffixFold(t[:c], "email")
 }

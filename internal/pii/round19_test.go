@@ -167,6 +167,26 @@ func TestRound19Rules(t *testing.T) {
 		{"the conduct words without a report", "README.md", finding.KindDiff, "Please forward any unacceptable behaviour to ana.lima@mailhost.io.", []string{"warning"}},
 		{"the conduct words three lines up", "README.md", finding.KindDiff, "Unacceptable behavior\n\n\nWe contact the sponsor at ana.lima@mailhost.io", []string{"warning"}},
 		{"the sentence in a fixture", "test/fixtures/README.md", finding.KindDiff, "Please report any unacceptable behaviour to ana.lima@mailhost.io.", []string{"warning"}},
+
+		// A commit message adding a person to a credit file.
+		{"adds Name <address> to AUTHORS", "", finding.KindCommitMessage, "Adds Ana Lima <ana.lima@mailhost.io> to AUTHORS", []string{"note"}},
+		{"to the CONTRIBUTORS file", "", finding.KindCommitMessage, "Add Ana Lima <ana.lima@mailhost.io> to the CONTRIBUTORS file", []string{"note"}},
+		// Recall.
+		{"to another file", "", finding.KindCommitMessage, "Send Ana Lima <ana.lima@mailhost.io> to README", []string{"warning"}},
+		{"a bare address to AUTHORS", "", finding.KindCommitMessage, "Add ana.lima@mailhost.io to AUTHORS", []string{"warning"}},
+
+		// A triple-quoted __author__.
+		{"__author__ continued", "pkg/transport/store.py", finding.KindDiff, "PORT = 1\n\n__author__ = \"\"\"\\\nAna Lima <ana.lima@mailhost.io>;\\\nBo Example <bo.example@mailhost.io>;\\\n\"\"\"", []string{"note", "note"}},
+		// Recall.
+		{"after the string closes", "pkg/transport/store.py", finding.KindDiff, "__author__ = \"\"\"\\\nAna Lima;\\\n\"\"\"\nMAIL = 'bo.example@mailhost.io'", []string{"warning"}},
+		{"another dunder's string", "pkg/transport/store.py", finding.KindDiff, "__doc__ = \"\"\"\\\nAna Lima <ana.lima@mailhost.io>\n\"\"\"", []string{"warning"}},
+		{"__author__ in a test", "tests/test_store.py", finding.KindDiff, "__author__ = \"\"\"\\\nAna Lima <ana.lima@mailhost.io>;\\\n\"\"\"", []string{"warning"}},
+
+		// A project template's author setting.
+		{".cookiecutterrc email", ".cookiecutterrc", finding.KindDiff, "default_context:\n\n    email:                     'ana.lima@mailhost.io'\n    full_name:                 'Ana Lima'", []string{"note"}},
+		// Recall.
+		{"another key of .cookiecutterrc", ".cookiecutterrc", finding.KindDiff, "default_context:\n    notes: 'ask ana.lima@mailhost.io'", []string{"warning"}},
+		{"email: in another YAML file", "config/app.yml", finding.KindDiff, "default_context:\n    email: 'ana.lima@mailhost.io'", []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 1, cases)
 }
