@@ -79,7 +79,7 @@ func FuzzEmail(f *testing.F) {
 	fuzzValidator(f, "email", []string{"https://h.io/m/x=y==a@b.co", "https://h.io/a&b/c@d.co?e=f@g.co", "a@b.co", "@@", "x@.y", "a.@b.cd", "a@b.co:/p", "scp a@b.co:x", "a@b.co:", "rsync x a@b.co:~/"})
 }
 func FuzzPhone(f *testing.F) {
-	fuzzValidator(f, "phone", []string{"+1 (415) 867-2671", "+(0)", "+44 (0)(0)", "(415)"})
+	fuzzValidator(f, "phone", []string{"UTC m=+61.310501783", "m=+1.123456789012", "xm=+61.310501783", "m=+", "m=+1.", "+1 (415) 867-2671", "+(0)", "+44 (0)(0)", "(415)"})
 }
 func FuzzCard(f *testing.F) {
 	fuzzValidator(f, "credit-card", []string{"4539 1488 0343 6467", "4539 ", "4539-1488-"})

@@ -41,6 +41,10 @@ func findPhones(b []byte, report func(start, end int)) {
 		c := b[i]
 		switch {
 		case c == '+':
+			if goMonotonicReading(b, i) {
+				i++
+				continue
+			}
 			if end, ok := e164At(b, i); ok {
 				report(i, end)
 				i = end

@@ -342,3 +342,26 @@ func cookiecutterEmail(p string, text []byte, start int) bool {
 	rest := bytes.Trim(t[c+1:], " \t\"'")
 	return len(rest) == 0 && hasSuffixFold(t[:c], "email")
 }
+
+// goMonotonicReading reports the '+' at p as the sign of the monotonic
+// clock reading Go prints after a time.Time's zone ("… +0000 UTC
+// m=+61.310501783"): "m=" before it, then seconds, a '.' and nine digits,
+// which a log line quotes and a phone number's grammar would read as
+// eleven digits.
+func goMonotonicReading(b []byte, p int) bool {
+	if before(b, p) != '=' || before(b, p-1) != 'm' || isWord(before(b, p-2)) {
+		return false
+	}
+	k := p + 1
+	for k < len(b) && isDigit(b[k]) {
+		k++
+	}
+	if k == p+1 || at(b, k) != '.' {
+		return false
+	}
+	n := 0
+	for k++; k < len(b) && isDigit(b[k]); k++ {
+		n++
+	}
+	return n == 9
+}

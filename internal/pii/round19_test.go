@@ -190,3 +190,33 @@ func TestRound19Rules(t *testing.T) {
 	}
 	runSeverityCases(t, d, 1, 1, cases)
 }
+
+// TestGoMonotonicReading: the monotonic clock reading Go prints after a
+// time.Time is not a phone number; a number after another key is.
+func TestGoMonotonicReading(t *testing.T) {
+	d, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		line string
+		want int
+	}{
+		{`time="2024-01-02 15:00:00.969901767 +0000 UTC m=+61.310501783" level=info`, 0},
+		{`at 15:00:00 +0000 UTC m=+6131.050178399 done`, 0},
+		// Recall: another key, no decimals.
+		{`mobile=+61310501783`, 1},
+		{`tm=+61.310501783`, 1},
+		{`m=+61310501783`, 1},
+	} {
+		n := 0
+		d.Detect(fragmentOf(finding.KindDiff, "examples/README.md", c.line), func(m scanner.Match) {
+			if m.RuleID == "pii/phone" {
+				n++
+			}
+		})
+		if n != c.want {
+			t.Errorf("%q: %d phone findings, want %d", c.line, n, c.want)
+		}
+	}
+}
