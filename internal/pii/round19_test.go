@@ -2,6 +2,9 @@ package pii
 
 import (
 	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -219,4 +222,41 @@ func TestGoMonotonicReading(t *testing.T) {
 			t.Errorf("%q: %d phone findings, want %d", c.line, n, c.want)
 		}
 	}
+}
+
+// BenchmarkDocinfo measures the docinfo reader alone over the lines of
+// the Go standard library's net/http server source (the text
+// BenchmarkDetect/GoSource reads): the reading before the fast path
+// (Full) and the reader (Fast), per pass over the file.
+func BenchmarkDocinfo(b *testing.B) {
+	root, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		b.Skip("go env GOROOT failed")
+	}
+	data, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(root)), "src", "net", "http", "server.go"))
+	if err != nil {
+		b.Skip("no Go source in GOROOT")
+	}
+	var lines []scanner.Line
+	for i, l := range bytes.Split(data, []byte("\n")) {
+		lines = append(lines, scanner.Line{Number: i + 1, Text: l})
+	}
+	b.Run("Full", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			var d docinfoList
+			for _, l := range lines {
+				docinfoReference(&d, l)
+			}
+		}
+	})
+	b.Run("Fast", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			var d docinfoList
+			for _, l := range lines {
+				d.next(l)
+			}
+		}
+	})
 }
