@@ -719,6 +719,12 @@ func (a *authorSection) next(l scanner.Line) bool {
 	line := l.Text
 	prev, prevOK := a.prev, a.prev != nil && a.prevNum+1 == l.Number
 	a.prev, a.prevNum = line, l.Number
+	// Only a line that begins with '.', '=' or '#' (and in documentation
+	// '-' or a blank, a setext underline) can be a heading: every other
+	// line is tested by its first byte alone.
+	if c := at(line, 0); c != '.' && c != '=' && c != '#' && !(a.markdown && (c == '-' || c == ' ')) {
+		return a.open
+	}
 	t := bytes.TrimRight(line, " \t\r")
 	var title []byte
 	level := 1
