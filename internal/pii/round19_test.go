@@ -13,15 +13,21 @@ import (
 )
 
 // docinfoReference is docinfoList.next as it was before the fast path for
-// lines that cannot open a list: the fast path must leave the same state
-// and give the same answer on every line.
+// lines that cannot open a list (f455bd9): the fast path must leave the
+// same state and give the same answer on every line.
 func docinfoReference(d *docinfoList, l scanner.Line) bool {
 	follows := d.started && l.Number == d.last+1
 	afterOpener := follows && d.opener
 	wasOpen := follows && d.open
 	d.started, d.last = true, l.Number
-	t := bytes.TrimRight(l.Text, " \t\r")
-	trimmed := bytes.TrimLeft(t, " \t")
+	t := l.Text
+	for len(t) > 0 && (t[len(t)-1] == ' ' || t[len(t)-1] == '\t' || t[len(t)-1] == '\r') {
+		t = t[:len(t)-1]
+	}
+	trimmed := t
+	for len(trimmed) > 0 && (trimmed[0] == ' ' || trimmed[0] == '\t') {
+		trimmed = trimmed[1:]
+	}
 	d.opener = len(trimmed) == 0 || bytes.Equal(trimmed, []byte("/*")) || bytes.Equal(trimmed, []byte("<!--")) || bytes.Equal(trimmed, []byte(".."))
 	name, ok := fieldName(trimmed, false)
 	switch {
