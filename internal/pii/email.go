@@ -139,6 +139,8 @@ func emailAt(b []byte, i int) (start, end int, ok bool) {
 		return 0, 0, false // user@host:/path, the scp form of a remote location
 	case c == ':' && digestA1(b, start, end):
 		return 0, 0, false // user:realm@host:password, HTTP digest's A1 string
+	case c == ':' && urlAuthority(b, start, end):
+		return 0, 0, false // "user:password@host:port", a URL's network location without its scheme
 	case (c == '"' || c == '\'') && digestRealmArg(b, start, end):
 		return 0, 0, false // compute_ha1("MD5", "realm@host", …): the realm as an argument
 	}
