@@ -102,6 +102,9 @@ func emailAt(b []byte, i int) (start, end int, ok bool) {
 		if realmValue(b, start) {
 			return 0, 0, false // realm="testrealm@host.com", REALM = '…': an HTTP authentication realm's name
 		}
+		if realmCompared(b, start) {
+			return 0, 0, false // wa.realm == '…': the same realm, asserted
+		}
 	case '<':
 		if mailHeaderID(b, start-1) {
 			return 0, 0, false // Message-ID: <local@host>, In-Reply-To, References

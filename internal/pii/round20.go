@@ -46,3 +46,36 @@ func urlAuthority(b []byte, start, end int) bool {
 	}
 	return j > 0 && j < start-1
 }
+
+// realmCompared reports whether the quoted address starting at start is
+// compared, with == or ===, to a name ending in "realm" (wa.realm ==
+// 'x@host', auth.realm === "x@host"): a test asserting a parsed HTTP
+// authentication realm (RFC 2617's example realm is address-shaped), the
+// comparison form of realmValue's realm="x@host". A longer word ending
+// in the letters (surrealm) and other operators (!=, <=) are not read.
+func realmCompared(b []byte, start int) bool {
+	k := start
+	if c := before(b, k); c != '"' && c != '\'' {
+		return false
+	}
+	k--
+	for before(b, k) == ' ' {
+		k--
+	}
+	n := 0
+	for before(b, k) == '=' {
+		n++
+		k--
+	}
+	if n != 2 && n != 3 {
+		return false
+	}
+	if c := before(b, k); c == '!' || c == '<' || c == '>' {
+		return false
+	}
+	for before(b, k) == ' ' {
+		k--
+	}
+	head := b[:k]
+	return hasSuffixFold(head, "realm") && !isAlpha(before(head, len(head)-5))
+}

@@ -30,6 +30,15 @@ func TestRound20Rules(t *testing.T) {
 		{"blank in the user", "src/x.py", finding.KindDiff, `x = "Dear Ana:ana.lima@mailhost.io:80"`, []string{"warning"}},
 		{"no user before the colon", "src/x.py", finding.KindDiff, `x = ":ana.lima@mailhost.io:80"`, []string{"warning"}},
 		{"port too long", "src/x.py", finding.KindDiff, `x = "Ana:ana.lima@mailhost.io:123456"`, []string{"warning"}},
+		// The digest realm compared as an attribute: no finding.
+		{"realm attribute asserted", "tests/test_http.py", finding.KindDiff, `    assert wa.realm == 'ana.lima@mailhost.io'`, nil},
+		{"realm compared in JavaScript", "test/auth.js", finding.KindDiff, `expect(auth.realm === "ana.lima@mailhost.io")`, nil},
+		{"realm variable compared", "tests/test_http.py", finding.KindDiff, `assert realm=="ana.lima@mailhost.io"`, nil},
+		// Recall: another attribute, another operator, a longer word.
+		{"user attribute asserted", "tests/test_http.py", finding.KindDiff, `    assert wa.username == 'ana.lima@mailhost.io'`, []string{"warning"}},
+		{"realm not equal", "tests/test_http.py", finding.KindDiff, `    assert wa.realm != 'ana.lima@mailhost.io'`, []string{"warning"}},
+		{"a word ending in realm", "tests/test_http.py", finding.KindDiff, `    assert wa.surrealm == 'ana.lima@mailhost.io'`, []string{"warning"}},
+		{"realm compared, unquoted", "tests/test_http.py", finding.KindDiff, `    assert wa.realm == ana.lima@mailhost.io`, []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 1, cases)
 }
@@ -40,7 +49,7 @@ func TestRound20Rules(t *testing.T) {
 // a closing quote.
 func FuzzRound20(f *testing.F) {
 	for _, s := range []string{
-		`p.netloc == u"User:Pass@www.mailhost.io:080"`, `"a:b@c.io:1'`, `':x@y.io:99999'`, `"x:@y.io:1"`,
+		`p.netloc == u"User:Pass@www.mailhost.io:080"`, `"a:b@c.io:1'`, `':x@y.io:99999'`, `"x:@y.io:1"`, `assert wa.realm == 'a@b.io'`, `x.realm != "c@d.io"`,
 	} {
 		f.Add(s, uint8(0))
 	}
