@@ -190,6 +190,8 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	// ciComment: a CI configuration's notification block commented out
 	// line by line ("#  email:" / "#    - address").
 	ciComment := authorBlock{ci: true}
+	// r20: the rules built after round 20 (round20.go).
+	r20 := newRound20(f.Path, message, docs)
 	for i := range f.Lines {
 		text := f.Lines[i].Text
 		st := scanLine(text)
@@ -225,6 +227,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 		inSection := sections && section.next(f.Lines[i])
 		docField := python && docstring.next(f.Lines[i])
 		inDunder := python && !fixture && dunder.next(f.Lines[i])
+		r20.next(text)
 		if trailers[i] {
 			continue // a commit's people, not a leak
 		}
@@ -268,6 +271,11 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 						// A bug-report contact, in files (not in messages,
 						// not in fixtures).
 						sev, desc = finding.SeverityNote, bugContactDescription
+					}
+				}
+				if sev == s.severity {
+					if d := r20.lower(k, f.Lines, i, start, end); d != "" {
+						sev, desc = finding.SeverityNote, d
 					}
 				}
 				emit(scanner.Match{

@@ -1,6 +1,12 @@
 package pii
 
-import "bytes"
+import (
+	"bytes"
+	"path"
+	"strings"
+
+	"github.com/privscan/privscan/scanner"
+)
 
 // The rules built after held-out round 20 (bench/results/precision.md,
 // "Rules built after round 20"; docs/design/pii-precision.md, "Round 20's
@@ -78,4 +84,135 @@ func realmCompared(b []byte, start int) bool {
 	}
 	head := b[:k]
 	return hasSuffixFold(head, "realm") && !isAlpha(before(head, len(head)-5))
+}
+
+// round20 is the per-fragment state of the severity rules built after
+// round 20. Each rule is gated by the file's kind, decided once per
+// fragment, so that a line of another file costs a few tests of bools.
+type round20 struct {
+	// docs: a documentation file outside fixtures (its security section).
+	docs bool
+	// issueConfig: GitHub's issue-template chooser, .github/ISSUE_TEMPLATE/config.yml.
+	issueConfig bool
+	security    securitySection
+}
+
+// newRound20 returns the state of round 20's rules for a fragment of the
+// file p (docs as Detect decides it); commit messages get none of them.
+func newRound20(p string, message, docs bool) round20 {
+	if message || p == "" {
+		return round20{}
+	}
+	return round20{
+		docs:        docs && !inFixtureDir(p),
+		issueConfig: issueTemplateConfig(p),
+	}
+}
+
+// next reads one line of the fragment, in order.
+func (r *round20) next(line []byte) {
+	if r.docs {
+		r.security.next(line)
+	}
+}
+
+// lower returns the description of a note for a finding of kind k at
+// lines[i].Text[start:end] that a round-20 rule reads as published or
+// generated, or "" when none does.
+func (r *round20) lower(k kind, lines []scanner.Line, i, start, end int) string {
+	text := lines[i].Text
+	if k != kindEmail {
+		return ""
+	}
+	if r.docs && (r.security.open || securitySentence(text, start)) {
+		return securityContactDescription
+	}
+	if r.issueConfig && issueContactField(text, start) {
+		return securityContactDescription
+	}
+	return ""
+}
+
+// securityContactDescription describes an email finding published as
+// where to report vulnerabilities or to reach the project.
+const securityContactDescription = "An email address published as a project's contact (a security section of its documentation, a security-report sentence, an issue template's contact link): a contact published on purpose, reported as a note."
+
+// securitySection tracks a documentation file's section whose heading
+// holds the word "security" (## Security, ## Reporting Security
+// Vulnerabilities, = Security Policy): the section a project writes its
+// security contact in, as a SECURITY file is. It ends at the next heading.
+type securitySection struct {
+	open bool
+}
+
+// next reads one line; a heading opens or closes the section.
+func (s *securitySection) next(line []byte) {
+	if len(line) == 0 || (line[0] != '#' && line[0] != '=') {
+		return
+	}
+	t := bytes.TrimLeft(line, "#=")
+	if len(t) == len(line) || (len(t) > 0 && t[0] != ' ' && t[0] != '\t') {
+		return // "#x" or "==x": not a Markdown or AsciiDoc heading
+	}
+	s.open = wordIn(t, "security")
+}
+
+// securitySentence reports, in documentation, an address that the text
+// before it on its line names as where to send a security report: the
+// word "security" or "vulnerability" (any case, any ending), then a verb
+// of sending or mailing (e-mail, email, mail, send, report, contact,
+// write), and the word right before the address is "to" ("If you have
+// discovered a security related bug, please do NOT use the issue
+// tracker. Send an e-mail to address."). The order is the request's:
+// an address before those words, or after other words, keeps the
+// warning.
+func securitySentence(line []byte, start int) bool {
+	head := bytes.TrimRight(line[:start], " \t<:*`[(")
+	if !hasSuffixFold(head, "to") || isAlpha(before(head, len(head)-2)) {
+		return false
+	}
+	s := -1
+	for _, w := range []string{"security", "vulnerab"} {
+		if j := indexFold(head, w); j >= 0 && (s < 0 || j < s) {
+			s = j
+		}
+	}
+	if s < 0 {
+		return false
+	}
+	rest := head[s:]
+	for _, v := range []string{"e-mail", "email", "mail", "send", "report", "contact", "write"} {
+		if containsFold(rest, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// indexFold returns the index of the first occurrence of the lower case
+// ASCII string s in b, ignoring case, or -1.
+func indexFold(b []byte, s string) int {
+	for i := 0; i+len(s) <= len(b); i++ {
+		if equalFold(b[i:i+len(s)], s) {
+			return i
+		}
+	}
+	return -1
+}
+
+// issueTemplateConfig reports GitHub's issue-template chooser
+// configuration, .github/ISSUE_TEMPLATE/config.yml (or .yaml): the file
+// GitHub shows on a repository's new-issue page, whose contact_links
+// list publishes where to ask or report instead.
+func issueTemplateConfig(p string) bool {
+	dir, base := path.Split(p)
+	return (base == "config.yml" || base == "config.yaml") && strings.HasSuffix(strings.ToLower(dir), ".github/issue_template/")
+}
+
+// issueContactField reports an address in a field of a contact_links
+// entry (name:, url:, about:), the only list of that file: a published
+// contact. Another key keeps the warning.
+func issueContactField(line []byte, start int) bool {
+	key, ok := lineKey(line[:start])
+	return ok && (equalFold(key, "about") || equalFold(key, "url") || equalFold(key, "name"))
 }

@@ -39,6 +39,24 @@ func TestRound20Rules(t *testing.T) {
 		{"realm not equal", "tests/test_http.py", finding.KindDiff, `    assert wa.realm != 'ana.lima@mailhost.io'`, []string{"warning"}},
 		{"a word ending in realm", "tests/test_http.py", finding.KindDiff, `    assert wa.surrealm == 'ana.lima@mailhost.io'`, []string{"warning"}},
 		{"realm compared, unquoted", "tests/test_http.py", finding.KindDiff, `    assert wa.realm == ana.lima@mailhost.io`, []string{"warning"}},
+		// Security contacts: a section whose heading holds "security",
+		// an issue template's contact links, a security-report sentence.
+		{"security section of a contributing guide", ".github/CONTRIBUTING.md", finding.KindDiff, "# Contributing\n\n## Reporting Security Vulnerabilities\n\nPlease email ana.lima@mailhost.io and bo.example@mailhost.io. Do not\nmention it publicly.", []string{"note", "note"}},
+		{"security section, AsciiDoc", "docs/guide.adoc", finding.KindDiff, "== Security policy\n\nWrite to ana.lima@mailhost.io.", []string{"note"}},
+		{"issue template contact link", ".github/ISSUE_TEMPLATE/config.yml", finding.KindDiff, "blank_issues_enabled: false\ncontact_links:\n  - name: Security Vulnerabilities\n    url: https://mailhost.io/security\n    about: Please email ana.lima@mailhost.io and bo.example@mailhost.io.", []string{"note", "note"}},
+		{"security sentence in a README", "README.md", finding.KindDiff, "If you have discovered a security related bug, please do NOT use the issue tracker. Send an e-mail to ana.lima@mailhost.io.", []string{"note"}},
+		{"vulnerability report sentence", "docs/index.rst", finding.KindDiff, "Vulnerabilities should be reported by mail to <ana.lima@mailhost.io>.", []string{"note"}},
+		// Recall: the next section, a heading without the word, code,
+		// another key of the file, the sentence's words out of order.
+		{"after the security section", "CONTRIBUTING.md", finding.KindDiff, "## Security\n\nSee the policy.\n\n## Team\n\nana.lima@mailhost.io", []string{"warning"}},
+		{"a word holding security", "CONTRIBUTING.md", finding.KindDiff, "## Insecurity notes\n\nana.lima@mailhost.io", []string{"warning"}},
+		{"security heading in code", "src/config.py", finding.KindDiff, "# Security\nADMIN = 'ana.lima@mailhost.io'", []string{"warning"}},
+		{"security heading in a fixture", "test/fixtures/README.md", finding.KindDiff, "## Security\n\nana.lima@mailhost.io", []string{"warning"}},
+		{"issue template, another key", ".github/ISSUE_TEMPLATE/config.yml", finding.KindDiff, "owner: ana.lima@mailhost.io", []string{"warning"}},
+		{"contact links elsewhere", "config/config.yml", finding.KindDiff, "contact_links:\n  - about: Please email ana.lima@mailhost.io", []string{"warning"}},
+		{"security sentence, no verb", "README.md", finding.KindDiff, "Security questions go to ana.lima@mailhost.io.", []string{"warning"}},
+		{"security sentence, address first", "README.md", finding.KindDiff, "Email ana.lima@mailhost.io about security reports.", []string{"warning"}},
+		{"security sentence in code", "src/app.py", finding.KindDiff, "# For security reports send an e-mail to ana.lima@mailhost.io", []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 1, cases)
 }
@@ -50,6 +68,7 @@ func TestRound20Rules(t *testing.T) {
 func FuzzRound20(f *testing.F) {
 	for _, s := range []string{
 		`p.netloc == u"User:Pass@www.mailhost.io:080"`, `"a:b@c.io:1'`, `':x@y.io:99999'`, `"x:@y.io:1"`, `assert wa.realm == 'a@b.io'`, `x.realm != "c@d.io"`,
+		"## Security\nmail a@mailhost.io\n# x\nb@mailhost.io", "  - about: mail a@mailhost.io\nurl: b@mailhost.io", "a security bug: e-mail to a@mailhost.io. to b@mailhost.io",
 	} {
 		f.Add(s, uint8(0))
 	}
@@ -57,7 +76,7 @@ func FuzzRound20(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	paths := []string{"src/x.py", "README.md"}
+	paths := []string{"src/x.py", "README.md", ".github/ISSUE_TEMPLATE/config.yml", ".github/CONTRIBUTING.md"}
 	f.Fuzz(func(t *testing.T, text string, sel uint8) {
 		fr := &scanner.Fragment{Kind: finding.KindDiff, Path: paths[int(sel)%len(paths)]}
 		for i, l := range strings.Split(text, "\n") {
