@@ -94,7 +94,9 @@ type round20 struct {
 	docs bool
 	// issueConfig: GitHub's issue-template chooser, .github/ISSUE_TEMPLATE/config.yml.
 	issueConfig bool
-	security    securitySection
+	// readme: a README by its base name, outside fixtures.
+	readme   bool
+	security securitySection
 }
 
 // newRound20 returns the state of round 20's rules for a fragment of the
@@ -106,6 +108,7 @@ func newRound20(p string, message, docs bool) round20 {
 	return round20{
 		docs:        docs && !inFixtureDir(p),
 		issueConfig: issueTemplateConfig(p),
+		readme:      readmeName(p),
 	}
 }
 
@@ -129,6 +132,9 @@ func (r *round20) lower(k kind, lines []scanner.Line, i, start, end int) string 
 	}
 	if r.issueConfig && issueContactField(text, start) {
 		return securityContactDescription
+	}
+	if r.readme && (readmeByline(lines, i) || migratedFrom(lines, i, start)) {
+		return attributionDescription
 	}
 	return ""
 }
@@ -215,4 +221,71 @@ func issueTemplateConfig(p string) bool {
 func issueContactField(line []byte, start int) bool {
 	key, ok := lineKey(line[:start])
 	return ok && (equalFold(key, "about") || equalFold(key, "url") || equalFold(key, "name"))
+}
+
+// readmeName reports a README by its base name (README, README.md,
+// README.markdown, readme.rst), outside test, fixture and example
+// directories.
+func readmeName(p string) bool {
+	base := path.Base(p)
+	return len(base) >= 6 && strings.EqualFold(base[:6], "readme") && (len(base) == 6 || base[6] == '.') && !inFixtureDir(p)
+}
+
+// bylineLines is how far into a README its title block is read.
+const bylineLines = 12
+
+// readmeByline reports a line of a README's title block that is only one
+// person, "Name <address>": the byline a README writes under its title
+// (# Module / Name <address> / Name <address>), as a document's author
+// line. It must lie in the file's first bylineLines lines, and every line
+// of the fragment before it must belong to the title block too: blank, a
+// heading or its underline, a badge or image, or another byline. A
+// paragraph before it, a line with other words, or a line further down
+// keeps the warning.
+func readmeByline(lines []scanner.Line, i int) bool {
+	if lines[i].Number > bylineLines || !identLine(lines[i].Text) {
+		return false
+	}
+	for j := i - 1; j >= 0; j-- {
+		if !titleBlockLine(lines[j].Text) {
+			return false
+		}
+	}
+	return true
+}
+
+// titleBlockLine reports a line that a README's title block holds: blank,
+// a heading (# Title), a setext or reST underline (===, ---), a badge or
+// an image ([![…](…)](…), ![…](…), <img …>, <a …>), or a byline.
+func titleBlockLine(line []byte) bool {
+	t := bytes.TrimSpace(line)
+	if len(t) == 0 || t[0] == '#' || bytes.HasPrefix(t, []byte("[![")) || bytes.HasPrefix(t, []byte("![")) || t[0] == '<' {
+		return true
+	}
+	if len(bytes.Trim(t, "=-~*")) == 0 {
+		return true
+	}
+	return identLine(t)
+}
+
+// migratedFrom reports, in a README, an address of a person the project
+// "migrated from" (This module was migrated from Name <address> and Name
+// <address> to the community organisation): the sentence that credits
+// the authors who handed a project over, read on the address's line or,
+// wrapped, from the line before (the phrase there with no sentence end
+// after it, and none before the address on its own line).
+func migratedFrom(lines []scanner.Line, i, start int) bool {
+	text := lines[i].Text
+	if containsFold(text[sentenceStart(text, start):start], "migrated from") {
+		return true
+	}
+	if i == 0 || lines[i-1].Number+1 != lines[i].Number || sentenceStart(text, start) != 0 {
+		return false
+	}
+	prev := lines[i-1].Text
+	j := indexFold(prev, "migrated from")
+	if j < 0 {
+		return false
+	}
+	return sentenceStart(prev, len(prev)) <= j && !bytes.HasSuffix(bytes.TrimRight(prev, " \t\r"), []byte("."))
 }

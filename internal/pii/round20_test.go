@@ -57,6 +57,22 @@ func TestRound20Rules(t *testing.T) {
 		{"security sentence, no verb", "README.md", finding.KindDiff, "Security questions go to ana.lima@mailhost.io.", []string{"warning"}},
 		{"security sentence, address first", "README.md", finding.KindDiff, "Email ana.lima@mailhost.io about security reports.", []string{"warning"}},
 		{"security sentence in code", "src/app.py", finding.KindDiff, "# For security reports send an e-mail to ana.lima@mailhost.io", []string{"warning"}},
+		// README credits: the byline under the title, "migrated from".
+		{"byline under the title", "README.markdown", finding.KindDiff, "# Widget Module\n\nAna Lima <ana.lima@mailhost.io>\n\nThis module manages widgets.", []string{"note"}},
+		{"two bylines after a badge", "README.md", finding.KindDiff, "# Widget Module\n\n[![Build](https://ci.mailhost.io/x.png)](https://ci.mailhost.io/x)\n\nAna Lima <ana.lima@mailhost.io>\nBo Example <bo.example@mailhost.io>", []string{"note", "note"}},
+		{"byline, the hunk starting at it", "README.markdown", finding.KindDiff, "\n\n\n\n\nBo Example <bo.example@mailhost.io>", []string{"note"}},
+		{"migrated from, one line", "README.md", finding.KindDiff, "# Widget\n\nThis module got migrated from Ana Lima <ana.lima@mailhost.io> and Bo Example <bo.example@mailhost.io> to Example Org.", []string{"note", "note"}},
+		{"migrated from, wrapped", "README.md", finding.KindDiff, "This module got migrated from Ana Lima <ana.lima@mailhost.io> and\nBo Example <bo.example@mailhost.io> to Example Org.", []string{"note", "note"}},
+		// Recall: a byline after prose, further down, with other words, in
+		// another document; a sentence ended before the wrapped line.
+		{"byline after a paragraph", "README.md", finding.KindDiff, "# Widget\n\nSend your questions to\nAna Lima <ana.lima@mailhost.io>", []string{"warning"}},
+		{"byline further down", "README.md", finding.KindDiff, strings.Repeat("\n", 14) + "Ana Lima <ana.lima@mailhost.io>", []string{"warning"}},
+		{"byline with other words", "README.md", finding.KindDiff, "# Widget\n\nplease ask Ana Lima <ana.lima@mailhost.io>", []string{"warning"}},
+		{"byline in another document", "docs/guide.md", finding.KindDiff, "# Guide\n\nAna Lima <ana.lima@mailhost.io>", []string{"warning"}},
+		{"byline in a fixture README", "test/fixtures/README.md", finding.KindDiff, "# Widget\n\nAna Lima <ana.lima@mailhost.io>", []string{"warning"}},
+		{"migrated, then another sentence", "README.md", finding.KindDiff, "It was migrated from the old tracker. Contact Ana Lima <ana.lima@mailhost.io>.", []string{"warning"}},
+		{"migrated, sentence ended on the line before", "README.md", finding.KindDiff, "The data was migrated from the old host.\nAna Lima <ana.lima@mailhost.io> runs it.", []string{"warning"}},
+		{"migrated from in code", "src/app.py", finding.KindDiff, strings.Repeat("x = 1\n", 30) + "send(\"migrated from Ana Lima <ana.lima@mailhost.io>\")", []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 1, cases)
 }
@@ -69,6 +85,7 @@ func FuzzRound20(f *testing.F) {
 	for _, s := range []string{
 		`p.netloc == u"User:Pass@www.mailhost.io:080"`, `"a:b@c.io:1'`, `':x@y.io:99999'`, `"x:@y.io:1"`, `assert wa.realm == 'a@b.io'`, `x.realm != "c@d.io"`,
 		"## Security\nmail a@mailhost.io\n# x\nb@mailhost.io", "  - about: mail a@mailhost.io\nurl: b@mailhost.io", "a security bug: e-mail to a@mailhost.io. to b@mailhost.io",
+		"# T\n\nA B <a@mailhost.io>\nmigrated from C <c@mailhost.io> and\nD <d@mailhost.io>",
 	} {
 		f.Add(s, uint8(0))
 	}
@@ -76,7 +93,7 @@ func FuzzRound20(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	paths := []string{"src/x.py", "README.md", ".github/ISSUE_TEMPLATE/config.yml", ".github/CONTRIBUTING.md"}
+	paths := []string{"src/x.py", "README.md", ".github/ISSUE_TEMPLATE/config.yml", ".github/CONTRIBUTING.md", "README.markdown"}
 	f.Fuzz(func(t *testing.T, text string, sel uint8) {
 		fr := &scanner.Fragment{Kind: finding.KindDiff, Path: paths[int(sel)%len(paths)]}
 		for i, l := range strings.Split(text, "\n") {
