@@ -95,7 +95,14 @@ type round20 struct {
 	// issueConfig: GitHub's issue-template chooser, .github/ISSUE_TEMPLATE/config.yml.
 	issueConfig bool
 	// readme: a README by its base name, outside fixtures.
-	readme   bool
+	readme bool
+	// ci: a CI configuration (ciConfig, or a GitHub Actions workflow).
+	ci bool
+	// npm: an npm package.json outside fixtures, with its bugs object.
+	npm  bool
+	bugs bugsObject
+	// license: a licence file named with a prefix (ICON_LICENSE.md).
+	license  bool
 	security securitySection
 }
 
@@ -109,6 +116,9 @@ func newRound20(p string, message, docs bool) round20 {
 		docs:        docs && !inFixtureDir(p),
 		issueConfig: issueTemplateConfig(p),
 		readme:      readmeName(p),
+		ci:          ciConfig(p) || workflowFile(p),
+		npm:         path.Base(p) == "package.json" && manifestOf(p) == manifestJSON,
+		license:     prefixedLicenseFile(p),
 	}
 }
 
@@ -116,6 +126,9 @@ func newRound20(p string, message, docs bool) round20 {
 func (r *round20) next(line []byte) {
 	if r.docs {
 		r.security.next(line)
+	}
+	if r.npm {
+		r.bugs.next(line)
 	}
 }
 
@@ -134,6 +147,15 @@ func (r *round20) lower(k kind, lines []scanner.Line, i, start, end int) string 
 		return securityContactDescription
 	}
 	if r.readme && (readmeByline(lines, i) || migratedFrom(lines, i, start)) {
+		return attributionDescription
+	}
+	if r.ci && hostUserEmail(text, start) {
+		return attributionDescription
+	}
+	if r.npm && r.bugs.in {
+		return bugContactDescription
+	}
+	if r.license {
 		return attributionDescription
 	}
 	return ""
@@ -288,4 +310,101 @@ func migratedFrom(lines []scanner.Line, i, start int) bool {
 		return false
 	}
 	return sentenceStart(prev, len(prev)) <= j && !bytes.HasSuffix(bytes.TrimRight(prev, " \t\r"), []byte("."))
+}
+
+// workflowFile reports a GitHub Actions workflow,
+// .github/workflows/*.yml or *.yaml.
+func workflowFile(p string) bool {
+	dir, base := path.Split(p)
+	ext := path.Ext(base)
+	return (ext == ".yml" || ext == ".yaml") && strings.HasSuffix(dir, ".github/workflows/") && !inFixtureDir(p)
+}
+
+// hostWords are the first words of a CI variable that holds the git
+// identity a job commits with on a code host (GH_USER_EMAIL beside
+// GH_USER_NAME, GITHUB_USER_EMAIL, GITLAB_USER_EMAIL).
+var hostWords = []string{"gh", "github", "gitlab", "gl", "bitbucket", "bb"}
+
+// hostUserEmail reports, on a line of a CI configuration, an address
+// assigned to a variable named HOST_USER_EMAIL (two words before EMAIL:
+// a code host's word, then USER): the identity a documentation or release
+// job commits and pushes with, as git config user.email and
+// GIT_COMMITTER_EMAIL (identityKey) are. Another first word
+// (TEST_USER_EMAIL, ADMIN_USER_EMAIL) keeps the warning.
+func hostUserEmail(line []byte, start int) bool {
+	key, ok := lineKey(line[:start])
+	if !ok {
+		return false
+	}
+	var words [][]byte
+	identWords(key, func(w []byte) bool {
+		words = append(words, w)
+		return len(words) > 3
+	})
+	if len(words) != 3 || !equalFold(words[1], "user") || !equalFold(words[2], "email") {
+		return false
+	}
+	for _, h := range hostWords {
+		if equalFold(words[0], h) {
+			return true
+		}
+	}
+	return false
+}
+
+// bugsObject follows an npm manifest's "bugs" field ("bugs": { "url": …,
+// "email": … }): where to report the package's bugs, published with it
+// (npm's key is email; any key of the object is read, as manifests write
+// mail or e-mail too), and the field's string form ("bugs": "address").
+type bugsObject struct {
+	depth int
+	// in: the line read last belongs to the field.
+	in bool
+}
+
+// next reads one line of the manifest.
+func (b *bugsObject) next(line []byte) {
+	if b.depth > 0 {
+		b.in = true
+		b.depth += brackets(line)
+		if b.depth < 0 {
+			b.depth = 0
+		}
+		return
+	}
+	b.in = false
+	key, ok := lineKey(line)
+	if !ok || !equalFold(key, "bugs") {
+		return
+	}
+	b.in = true
+	if n := brackets(line); n > 0 {
+		b.depth = n
+	}
+}
+
+// prefixedLicenseFile reports a licence file named with a prefix or a
+// suffix around the word, outside fixtures: ICON_LICENSE.md,
+// FONT-LICENSE.txt, icons.license (attributionFile reads the names that
+// start with LICENSE). A word of the base name (split at '_', '-', '.')
+// is license or licence, and the file is text (no extension, .md, .txt,
+// .rst, .markdown, .license): a bundled asset's licence names its
+// author as LICENSE does. A source file with the word (check_license.py)
+// is not one.
+func prefixedLicenseFile(p string) bool {
+	if inFixtureDir(p) {
+		return false
+	}
+	base := strings.ToLower(path.Base(p))
+	switch ext := path.Ext(base); ext {
+	case "", ".md", ".txt", ".rst", ".markdown", ".license", ".licence":
+	default:
+		return false
+	}
+	for _, w := range strings.FieldsFunc(base, func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+		if w == "license" || w == "licence" {
+			return true
+		}
+	}
+	return false
 }

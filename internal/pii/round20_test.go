@@ -73,6 +73,23 @@ func TestRound20Rules(t *testing.T) {
 		{"migrated, then another sentence", "README.md", finding.KindDiff, "It was migrated from the old tracker. Contact Ana Lima <ana.lima@mailhost.io>.", []string{"warning"}},
 		{"migrated, sentence ended on the line before", "README.md", finding.KindDiff, "The data was migrated from the old host.\nAna Lima <ana.lima@mailhost.io> runs it.", []string{"warning"}},
 		{"migrated from in code", "src/app.py", finding.KindDiff, strings.Repeat("x = 1\n", 30) + "send(\"migrated from Ana Lima <ana.lima@mailhost.io>\")", []string{"warning"}},
+		// A code host's user identity in CI, an npm manifest's bugs
+		// object, a bundled asset's licence file.
+		{"GH_USER_EMAIL in travis env", ".travis.yml", finding.KindDiff, "env:\n  global:\n    - GH_USER_NAME=\"Ana Lima\"\n    - GH_USER_EMAIL=\"ana.lima@mailhost.io\"", []string{"note"}},
+		{"GITHUB_USER_EMAIL in a workflow", ".github/workflows/docs.yml", finding.KindDiff, "    env:\n      GITHUB_USER_EMAIL: ana.lima@mailhost.io", []string{"note"}},
+		{"bugs object, mail key", "package.json", finding.KindDiff, "{\n  \"name\": \"widget\",\n  \"bugs\": {\n    \"mail\": \"ana.lima@mailhost.io\",\n    \"url\": \"https://mailhost.io/issues\"\n  },", []string{"note"}},
+		{"bugs as a string", "package.json", finding.KindDiff, "  \"bugs\": \"ana.lima@mailhost.io\",", []string{"note"}},
+		{"icon set licence", "src/app/static/ICON_LICENSE.md", finding.KindDiff, "Widget icon set 1.3 by Ana Lima <ana.lima@mailhost.io>\n\nLicense: CC-BY-2.5", []string{"note"}},
+		{"font licence text", "assets/fonts/font-license.txt", finding.KindDiff, "Font by Bo Example (bo.example@mailhost.io)", []string{"note"}},
+		// Recall: other variables, other files, the object closed, code.
+		{"TEST_USER_EMAIL in CI", ".travis.yml", finding.KindDiff, "env:\n  - TEST_USER_EMAIL=\"ana.lima@mailhost.io\"", []string{"warning"}},
+		{"USER_EMAIL alone in CI", ".travis.yml", finding.KindDiff, "env:\n  - USER_EMAIL=\"ana.lima@mailhost.io\"", []string{"warning"}},
+		{"GH_USER_EMAIL outside CI", "scripts/deploy.sh", finding.KindDiff, strings.Repeat("x=1\n", 30) + "GH_USER_EMAIL=\"ana.lima@mailhost.io\"", []string{"warning"}},
+		{"after the bugs object", "package.json", finding.KindDiff, "  \"bugs\": {\n    \"url\": \"https://mailhost.io/issues\"\n  },\n  \"config\": { \"admin\": \"ana.lima@mailhost.io\" }", []string{"warning"}},
+		{"bugs in another JSON file", "config/settings.json", finding.KindDiff, "  \"bugs\": {\n    \"mail\": \"ana.lima@mailhost.io\"", []string{"warning"}},
+		{"bugs in a fixture manifest", "test/fixtures/package.json", finding.KindDiff, "  \"bugs\": {\n    \"mail\": \"ana.lima@mailhost.io\"", []string{"warning"}},
+		{"a licence checker's source", "scripts/check_license.py", finding.KindDiff, strings.Repeat("x = 1\n", 30) + "OWNER = 'ana.lima@mailhost.io'", []string{"warning"}},
+		{"a licence file in a fixture", "test/fixtures/ICON_LICENSE.md", finding.KindDiff, "Icons, ask ana.lima@mailhost.io", []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 1, cases)
 }
@@ -85,6 +102,7 @@ func FuzzRound20(f *testing.F) {
 	for _, s := range []string{
 		`p.netloc == u"User:Pass@www.mailhost.io:080"`, `"a:b@c.io:1'`, `':x@y.io:99999'`, `"x:@y.io:1"`, `assert wa.realm == 'a@b.io'`, `x.realm != "c@d.io"`,
 		"## Security\nmail a@mailhost.io\n# x\nb@mailhost.io", "  - about: mail a@mailhost.io\nurl: b@mailhost.io", "a security bug: e-mail to a@mailhost.io. to b@mailhost.io",
+		"  - GH_USER_EMAIL=\"a@mailhost.io\"\n\"bugs\": {\n\"mail\": \"b@mailhost.io\" }}}\n\"x\": \"c@mailhost.io\"",
 		"# T\n\nA B <a@mailhost.io>\nmigrated from C <c@mailhost.io> and\nD <d@mailhost.io>",
 	} {
 		f.Add(s, uint8(0))
@@ -93,7 +111,7 @@ func FuzzRound20(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	paths := []string{"src/x.py", "README.md", ".github/ISSUE_TEMPLATE/config.yml", ".github/CONTRIBUTING.md", "README.markdown"}
+	paths := []string{"src/x.py", "README.md", ".github/ISSUE_TEMPLATE/config.yml", ".github/CONTRIBUTING.md", "README.markdown", ".travis.yml", "package.json", "static/ICON_LICENSE.md"}
 	f.Fuzz(func(t *testing.T, text string, sel uint8) {
 		fr := &scanner.Fragment{Kind: finding.KindDiff, Path: paths[int(sel)%len(paths)]}
 		for i, l := range strings.Split(text, "\n") {
