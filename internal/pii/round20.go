@@ -102,7 +102,9 @@ type round20 struct {
 	npm  bool
 	bugs bugsObject
 	// license: a licence file named with a prefix (ICON_LICENSE.md).
-	license  bool
+	license bool
+	// json: a JSON file, whose records may be a generated data set.
+	json     bool
 	security securitySection
 }
 
@@ -119,6 +121,7 @@ func newRound20(p string, message, docs bool) round20 {
 		ci:          ciConfig(p) || workflowFile(p),
 		npm:         path.Base(p) == "package.json" && manifestOf(p) == manifestJSON,
 		license:     prefixedLicenseFile(p),
+		json:        strings.EqualFold(path.Ext(p), ".json"),
 	}
 }
 
@@ -137,6 +140,9 @@ func (r *round20) next(line []byte) {
 // generated, or "" when none does.
 func (r *round20) lower(k kind, lines []scanner.Line, i, start, end int) string {
 	text := lines[i].Text
+	if r.json && (k == kindEmail || k == kindPhone) && generatedRecord(lines, i, start, end) {
+		return generatedDataDescription
+	}
 	if k != kindEmail {
 		return ""
 	}
@@ -407,4 +413,157 @@ func prefixedLicenseFile(p string) bool {
 		}
 	}
 	return false
+}
+
+// generatedDataDescription describes a finding in a generated record.
+const generatedDataDescription = "An email address or phone number in a record of a generated data set (a JSON object with most of the default fields of an online JSON generator's template, guid, isActive, eyeColor, registered, latitude among them): made-up data, as a Faker call's, reported as a note."
+
+// templateKeys are the keys of the default template of the online JSON
+// generators (each record a random person), in their order; the first
+// six of distinctKeys are the ones an ordinary record of a person does
+// not hold.
+var templateKeys = [...]string{"_id", "index", "guid", "isActive", "balance", "picture", "age", "eyeColor", "name", "gender",
+	"company", "email", "phone", "address", "about", "registered", "latitude", "longitude", "tags", "friends"}
+
+// distinctKeys is the mask of the template's distinctive keys: guid,
+// isActive, eyeColor, registered, latitude, longitude.
+var distinctKeys = func() (m uint32) {
+	for i, k := range templateKeys {
+		switch k {
+		case "guid", "isActive", "eyeColor", "registered", "latitude", "longitude":
+			m |= 1 << i
+		}
+	}
+	return m
+}()
+
+// Thresholds of generatedRecord: how many of the template's keys, and of
+// its distinctive keys, the record must hold, and how many lines around
+// the finding are read for them.
+const (
+	minTemplateKeys = 8
+	minDistinctKeys = 3
+	maxRecordLines  = 200
+)
+
+// generatedRecord reports whether the finding at lines[i].Text[start:end]
+// of a JSON file lies in a record of a generated data set: the object
+// around it holds at least minTemplateKeys of templateKeys, among them at
+// least minDistinctKeys of the distinctive ones (a guid, isActive,
+// eyeColor, registered, latitude, longitude). The object is read on the
+// finding's line when it opens there (a record on one line), otherwise as
+// the member lines at the finding's indentation, on the contiguous lines
+// of the fragment around it up to the lines that are less indented (the
+// object's braces), at most maxRecordLines each way. A person's record
+// in an ordinary fixture (name, email, phone, address, company) does not
+// hold the generator's keys and keeps its warning.
+func generatedRecord(lines []scanner.Line, i, start, end int) bool {
+	text := lines[i].Text
+	if o := bytes.LastIndexByte(text[:start], '{'); o >= 0 {
+		seg := text[o:]
+		if c := bytes.IndexByte(text[end:], '}'); c >= 0 {
+			seg = text[o : end+c]
+		}
+		if templateRecord(inlineKeys(seg)) {
+			return true
+		}
+	}
+	ind := indentOf(text)
+	if ind == len(text) {
+		return false
+	}
+	seen := memberKey(text[ind:])
+	for j := i - 1; j >= 0 && i-j <= maxRecordLines && lines[j].Number+1 == lines[j+1].Number; j-- {
+		t := lines[j].Text
+		n := indentOf(t)
+		if n < ind {
+			break
+		}
+		if n == ind {
+			seen |= memberKey(t[n:])
+		}
+	}
+	for j := i + 1; j < len(lines) && j-i <= maxRecordLines && lines[j-1].Number+1 == lines[j].Number; j++ {
+		t := lines[j].Text
+		n := indentOf(t)
+		if n < ind {
+			break
+		}
+		if n == ind {
+			seen |= memberKey(t[n:])
+		}
+	}
+	return templateRecord(seen)
+}
+
+// templateRecord reports whether a mask of templateKeys is a generated
+// record's.
+func templateRecord(m uint32) bool {
+	return bits32(m) >= minTemplateKeys && bits32(m&distinctKeys) >= minDistinctKeys
+}
+
+// bits32 counts the bits set in m.
+func bits32(m uint32) int {
+	n := 0
+	for ; m != 0; m &= m - 1 {
+		n++
+	}
+	return n
+}
+
+// indentOf returns the number of blanks and tabs that begin b.
+func indentOf(b []byte) int {
+	n := 0
+	for n < len(b) && (b[n] == ' ' || b[n] == '\t') {
+		n++
+	}
+	return n
+}
+
+// memberKey returns the bit of templateKeys that the JSON member t
+// ("key": value, after its indentation) names, or 0.
+func memberKey(t []byte) uint32 {
+	if len(t) < 3 || t[0] != '"' {
+		return 0
+	}
+	e := bytes.IndexByte(t[1:], '"')
+	if e < 0 {
+		return 0
+	}
+	rest := bytes.TrimLeft(t[e+2:], " \t")
+	if len(rest) == 0 || rest[0] != ':' {
+		return 0
+	}
+	return keyBit(t[1 : e+1])
+}
+
+// inlineKeys returns the mask of templateKeys named as members ("key":)
+// in seg, an object written on one line.
+func inlineKeys(seg []byte) uint32 {
+	var m uint32
+	for k := 0; k < len(seg); k++ {
+		if seg[k] != '"' || (k > 0 && seg[k-1] == '\\') {
+			continue
+		}
+		e := bytes.IndexByte(seg[k+1:], '"')
+		if e < 0 {
+			break
+		}
+		rest := bytes.TrimLeft(seg[k+e+2:], " \t")
+		if len(rest) > 0 && rest[0] == ':' {
+			m |= keyBit(seg[k+1 : k+1+e])
+		}
+		k += e + 1
+	}
+	return m
+}
+
+// keyBit returns the bit of templateKeys for key, or 0.
+func keyBit(key []byte) uint32 {
+	for i, k := range templateKeys {
+		if string(key) == k {
+			return 1 << i
+		}
+	}
+	return 0
 }

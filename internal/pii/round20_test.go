@@ -90,8 +90,79 @@ func TestRound20Rules(t *testing.T) {
 		{"bugs in a fixture manifest", "test/fixtures/package.json", finding.KindDiff, "  \"bugs\": {\n    \"mail\": \"ana.lima@mailhost.io\"", []string{"warning"}},
 		{"a licence checker's source", "scripts/check_license.py", finding.KindDiff, strings.Repeat("x = 1\n", 30) + "OWNER = 'ana.lima@mailhost.io'", []string{"warning"}},
 		{"a licence file in a fixture", "test/fixtures/ICON_LICENSE.md", finding.KindDiff, "Icons, ask ana.lima@mailhost.io", []string{"warning"}},
+		// Generated data sets, by the generator's template.
+		{"generated records", "__performance_tests__/data.json", finding.KindDiff, generatedJSON("    ", 2, true), []string{"note", "note"}},
+		{"generated record, tabs", "__tests__/test-data.json", finding.KindDiff, generatedJSON("\t", 1, true), []string{"note"}},
+		{"generated record, one line", "test/data.json", finding.KindDiff, `[{"_id": "5a5e00000000000000000000", "index": 0, "guid": "00000000-0000-4000-8000-000000000000", "isActive": true, "balance": "$1,000.00", "age": 30, "eyeColor": "blue", "name": "Ana Lima", "company": "MAILHOST", "email": "ana.lima@mailhost.io", "registered": "2015-04-17T03:21:18 -02:00", "latitude": 1.5}]`, []string{"note"}},
+		// Recall: a person's record in an ordinary fixture, two of the
+		// distinctive keys, the same record in code, a record split by
+		// the hunk.
+		{"a person's record", "test/fixtures/users.json", finding.KindDiff, "[\n  {\n    \"id\": 1,\n    \"index\": 0,\n    \"name\": \"Ana Lima\",\n    \"gender\": \"female\",\n    \"age\": 41,\n    \"company\": \"Mailhost\",\n    \"email\": \"ana.lima@mailhost.io\",\n    \"phone\": \"x\",\n    \"address\": \"1 Main St\",\n    \"tags\": [],\n    \"friends\": []\n  }\n]", []string{"warning"}},
+		{"a person's record with a location", "test/fixtures/users.json", finding.KindDiff, "  {\n    \"name\": \"Ana Lima\",\n    \"age\": 41,\n    \"company\": \"Mailhost\",\n    \"email\": \"ana.lima@mailhost.io\",\n    \"phone\": \"x\",\n    \"address\": \"1 Main St\",\n    \"about\": \"x\",\n    \"latitude\": 1.5,\n    \"longitude\": 2.5,\n    \"tags\": []\n  }", []string{"warning"}},
+		{"the template in JavaScript", "test/data.js", finding.KindDiff, generatedJSON("    ", 1, true), []string{"warning"}},
+		{"the keys in another object", "test/data.json", finding.KindDiff, generatedJSON("    ", 1, false), []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 1, cases)
+}
+
+// generatedJSON returns n records of the online JSON generators' default
+// template, synthetic values, indented by ind; with !sameRecord the
+// address sits in a nested object of its own, away from the template's
+// keys.
+func generatedJSON(ind string, n int, sameRecord bool) string {
+	var b strings.Builder
+	b.WriteString("[\n")
+	for i := 0; i < n; i++ {
+		in := ind + ind
+		b.WriteString(ind + "{\n")
+		for _, l := range []string{`"_id": "5a5e00000000000000000000",`, `"index": 0,`, `"guid": "00000000-0000-4000-8000-000000000000",`,
+			`"isActive": false,`, `"balance": "$3,980.02",`, `"picture": "http://placehold.it/32x32",`, `"age": 32,`, `"eyeColor": "green",`,
+			`"name": "Ana Lima",`, `"gender": "female",`, `"company": "MAILHOST",`} {
+			b.WriteString(in + l + "\n")
+		}
+		if sameRecord {
+			b.WriteString(in + `"email": "ana.lima@mailhost.io",` + "\n")
+			b.WriteString(in + `"phone": "+1 (847) 556-2336",` + "\n")
+		} else {
+			b.WriteString(in + `"contact": {` + "\n" + in + ind + `"email": "ana.lima@mailhost.io"` + "\n" + in + "},\n")
+		}
+		for _, l := range []string{`"address": "338 Example Place, Marion, Nowhere, 7074",`, `"about": "Lorem ipsum.",`,
+			`"registered": "2015-04-17T03:21:18 -02:00",`, `"latitude": -46.587571,`, `"longitude": -165.215982,`, `"tags": [`} {
+			b.WriteString(in + l + "\n")
+		}
+		b.WriteString(in + ind + "\"ut\"\n" + in + "],\n" + in + "\"friends\": []\n" + ind + "},\n")
+	}
+	b.WriteString("]")
+	return b.String()
+}
+
+// TestRound20GeneratedPhones: a phone number in a generated record is a
+// note, and the same number in a person's record keeps its warning.
+func TestRound20GeneratedPhones(t *testing.T) {
+	d, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, path, text string
+		want             []string
+	}{
+		{"generated record", "perf/data.json", generatedJSON("  ", 1, true), []string{"note"}},
+		{"not JSON", "perf/data.yaml", generatedJSON("  ", 1, true), []string{"warning"}},
+		{"a person's record", "test/users.json", "{\n  \"name\": \"Ana Lima\",\n  \"phone\": \"+1 (847) 556-2336\",\n  \"guid\": \"x\",\n  \"isActive\": true\n}", []string{"warning"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var got []string
+			d.Detect(fragmentFrom(finding.KindDiff, c.path, 1, c.text), func(m scanner.Match) {
+				if m.RuleID == "pii/phone" {
+					got = append(got, m.Severity.String())
+				}
+			})
+			if strings.Join(got, ",") != strings.Join(c.want, ",") {
+				t.Errorf("phone severities %v, want %v", got, c.want)
+			}
+		})
+	}
 }
 
 // FuzzRound20 runs the detectors over fragments under the file names the
@@ -103,6 +174,8 @@ func FuzzRound20(f *testing.F) {
 		`p.netloc == u"User:Pass@www.mailhost.io:080"`, `"a:b@c.io:1'`, `':x@y.io:99999'`, `"x:@y.io:1"`, `assert wa.realm == 'a@b.io'`, `x.realm != "c@d.io"`,
 		"## Security\nmail a@mailhost.io\n# x\nb@mailhost.io", "  - about: mail a@mailhost.io\nurl: b@mailhost.io", "a security bug: e-mail to a@mailhost.io. to b@mailhost.io",
 		"  - GH_USER_EMAIL=\"a@mailhost.io\"\n\"bugs\": {\n\"mail\": \"b@mailhost.io\" }}}\n\"x\": \"c@mailhost.io\"",
+		"{\"guid\":1,\"isActive\":1,\"eyeColor\":1,\"registered\":1,\"_id\":1,\"index\":1,\"age\":1,\"name\":1,\"email\":\"a@mailhost.io\"}",
+		"  {\n    \"guid\": 1,\n    \"isActive\": 1,\n\t\"eyeColor\": 1,\n    \"phone\": \"+1 (847) 556-2336\",\n    \"latitude\": 1\n  }",
 		"# T\n\nA B <a@mailhost.io>\nmigrated from C <c@mailhost.io> and\nD <d@mailhost.io>",
 	} {
 		f.Add(s, uint8(0))
@@ -111,7 +184,7 @@ func FuzzRound20(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	paths := []string{"src/x.py", "README.md", ".github/ISSUE_TEMPLATE/config.yml", ".github/CONTRIBUTING.md", "README.markdown", ".travis.yml", "package.json", "static/ICON_LICENSE.md"}
+	paths := []string{"src/x.py", "README.md", ".github/ISSUE_TEMPLATE/config.yml", ".github/CONTRIBUTING.md", "README.markdown", ".travis.yml", "package.json", "static/ICON_LICENSE.md", "perf/data.json"}
 	f.Fuzz(func(t *testing.T, text string, sel uint8) {
 		fr := &scanner.Fragment{Kind: finding.KindDiff, Path: paths[int(sel)%len(paths)]}
 		for i, l := range strings.Split(text, "\n") {
