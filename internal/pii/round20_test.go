@@ -171,7 +171,7 @@ func TestRound20GeneratedPhones(t *testing.T) {
 // a closing quote.
 func FuzzRound20(f *testing.F) {
 	for _, s := range []string{
-		`p.netloc == u"User:Pass@www.mailhost.io:080"`, `"a:b@c.io:1'`, `':x@y.io:99999'`, `"x:@y.io:1"`, `assert wa.realm == 'a@b.io'`, `x.realm != "c@d.io"`,
+		`p.netloc == u"Ana:Secret@www.mailhost.io:8080"`, `"a:b@c.io:1'`, `':x@y.io:99999'`, `"x:@y.io:1"`, `assert wa.realm == 'a@b.io'`, `x.realm != "c@d.io"`,
 		"## Security\nmail a@mailhost.io\n# x\nb@mailhost.io", "  - about: mail a@mailhost.io\nurl: b@mailhost.io", "a security bug: e-mail to a@mailhost.io. to b@mailhost.io",
 		"  - GH_USER_EMAIL=\"a@mailhost.io\"\n\"bugs\": {\n\"mail\": \"b@mailhost.io\" }}}\n\"x\": \"c@mailhost.io\"",
 		"{\"guid\":1,\"isActive\":1,\"eyeColor\":1,\"registered\":1,\"_id\":1,\"index\":1,\"age\":1,\"name\":1,\"email\":\"a@mailhost.io\"}",
