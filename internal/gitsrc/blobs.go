@@ -10,7 +10,6 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 
 	"github.com/privscan/privscan/finding"
@@ -241,10 +240,7 @@ type memObject struct {
 }
 
 func newOverlay(base storer.EncodedObjectStorer) *overlay {
-	o := &overlay{EncodedObjectStorer: base, mem: map[plumbing.Hash]memObject{}}
-	// The empty tree, to anchor go-git's rename detection.
-	o.mem[plumbing.ComputeHash(plumbing.TreeObject, nil)] = memObject{plumbing.TreeObject, []byte{}}
-	return o
+	return &overlay{EncodedObjectStorer: base, mem: map[plumbing.Hash]memObject{}}
 }
 
 // addBlob stores content and returns its hash.
@@ -281,12 +277,6 @@ func (o *overlay) EncodedObjectSize(h plumbing.Hash) (int64, error) {
 		return int64(len(m.b)), nil
 	}
 	return o.EncodedObjectStorer.EncodedObjectSize(h)
-}
-
-// emptyTree returns a tree bound to the overlay, used only as the storer
-// handle of go-git's rename detection.
-func (o *overlay) emptyTree() (*object.Tree, error) {
-	return object.GetTree(o, plumbing.ComputeHash(plumbing.TreeObject, nil))
 }
 
 // processor turns changes into fragments. It is used by one goroutine.
