@@ -30,8 +30,9 @@ import (
 //     (JGit's similarity index, 99 % content and 1 % path similarity,
 //     regular files only, pairs of at least 50 %), every candidate kept
 //     and taken greedily best first as before; equal scores are ordered
-//     as git's score_compare and stable sort order them: the full score
-//     before its truncation to percents, a same basename first, then the
+//     as git's score_compare and stable sort order them: the content
+//     similarity before its truncation to percents (git's scores are
+//     content alone, at a finer grain), a same basename first, then the
 //     destination first in path order, then the source.
 //
 // Where go-git's scores differ from git's, so may the pairing: git's
@@ -163,7 +164,8 @@ const simIndexCacheBytes = 32 << 20
 // renameScore % similar.
 type renameCandidate struct {
 	src, dst int // positions in srcs and dsts (path order)
-	score    int // content × 99 + path similarity × 100, up to 1,000,000
+	score    int // go-git's: (content × 99 + path similarity × 100) / 10000, in percent
+	content  int // content similarity, up to 10000
 	sameBase bool
 }
 
@@ -229,17 +231,20 @@ func (p *processor) contentRenames(changes []change, srcs, dsts []int) error {
 					cached += n
 				}
 			}
-			score := sx.score(dx)*99 + pathSimilarity(from.path, to.path)*100
-			if score/10000 < renameScore {
+			content := sx.score(dx)
+			score := (content*99 + pathSimilarity(from.path, to.path)*100) / 10000
+			if score < renameScore {
 				continue
 			}
-			cands = append(cands, renameCandidate{src: si, dst: di, score: score, sameBase: basename(from.path) == basename(to.path)})
+			cands = append(cands, renameCandidate{src: si, dst: di, score: score, content: content, sameBase: basename(from.path) == basename(to.path)})
 		}
 	}
 	slices.SortFunc(cands, func(a, b renameCandidate) int {
 		switch {
 		case a.score != b.score:
 			return b.score - a.score
+		case a.content != b.content:
+			return b.content - a.content
 		case a.sameBase != b.sameBase:
 			if a.sameBase {
 				return -1

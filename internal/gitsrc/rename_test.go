@@ -104,6 +104,14 @@ func TestRenameTiesLikeGit(t *testing.T) {
 			want: []string{"d1/f.txt -> e1/f.txt", "d2/g.txt -> e3/g.txt"},
 		},
 		{
+			// go-git's 1 % of path similarity favours d2/, but the
+			// contents are equal: git takes the first destination.
+			name: "content tie, path similarity does not break it",
+			old:  []file{{"d/f.txt", base}},
+			new:  []file{{"a/f.txt", head}, {"d2/f.txt", head}},
+			want: []string{"d/f.txt -> a/f.txt"},
+		},
+		{
 			name: "content, same basename before path order",
 			old:  []file{{"d/f.txt", base}},
 			new:  []file{{"a/zz.txt", head}, {"z/f.txt", head}},
