@@ -91,10 +91,13 @@ func namedTrailer(key string) bool {
 
 // byTrailer reports a key that names a person by git's convention
 // without being on the list: any "…-by" key ("Co-developed-by",
-// "Refactored-by", "Bisected-by") and "…-cc". git accepts any token as a
-// key, and projects invent these; their value is a person's ident.
+// "Refactored-by", "Bisected-by"), any "…-with" key ("Paired-with",
+// "Pair-programmed-with": the act's other person, as "by" names its
+// doer) and "…-cc". git accepts any token as a key, and projects invent
+// these; their value is a person's ident.
 func byTrailer(key string) bool {
-	return strings.HasSuffix(normalKey(key), "-by") || strings.HasSuffix(key, "-cc")
+	norm := normalKey(key)
+	return strings.HasSuffix(norm, "-by") || strings.HasSuffix(norm, "-with") || strings.HasSuffix(key, "-cc")
 }
 
 // identValue reports a trailer value in git's ident form, "Name

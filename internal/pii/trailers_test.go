@@ -48,6 +48,13 @@ func TestTrailers(t *testing.T) {
 		{"an invented key inside the subject", finding.KindCommitMessage, "Fix x, Co-developed-by: Ana Example <ana.example@mailhost.io> (#3)\n", nil},
 		{"an invented key with a bare address is scanned", finding.KindCommitMessage, "S\n\nPaid-by: bo.sample@mailhost.io\n", []int{3}},
 		{"a key that is not a person's", finding.KindCommitMessage, "S\n\nX-Mailer: Bo Sample <bo.sample@mailhost.io>\n", []int{3}},
+		// "…-with" keys name the act's other person (round 21).
+		{"a with key", finding.KindCommitMessage, "S\n\nBody.\n\nPaired-with: Bo Sample <bo.sample@mailhost.io>\nSigned-off-by: Ana Example <ana.example@mailhost.io>\n", nil},
+		{"a with key with its words apart", finding.KindCommitMessage, "S\n\nPair programmed with: Bo Sample <bo.sample@mailhost.io>\n", nil},
+		{"a with key in a squash body", finding.KindCommitMessage, "Feature (#12)\n\n* step\n  Paired-with: Bo Sample <bo.sample@mailhost.io>\n\nText.\n", nil},
+		{"a with key with a bare address is scanned", finding.KindCommitMessage, "S\n\nPaired-with: bo.sample@mailhost.io\n", []int{3}},
+		{"a word ending in with is not a with key", finding.KindCommitMessage, "S\n\nForthwith: Bo Sample <bo.sample@mailhost.io>\n", []int{3}},
+		{"a with key in a diff", finding.KindDiff, "Paired-with: Bo Sample <bo.sample@mailhost.io>\n", []int{1}},
 		// A "-by" key typed without its "-by" in the trailer block.
 		{"a key without its by", finding.KindCommitMessage, "S\n\nBody.\n\nCo-authored: Bo Sample <bo.sample@mailhost.io>\n", nil},
 		{"keys without their by beside others", finding.KindCommitMessage, "S\n\nFixes: #12\nSigned-off: Ana Example <ana.example@mailhost.io> (github: anaexample)\nCo-developed: Bo Sample <bo.sample@mailhost.io>\n", nil},

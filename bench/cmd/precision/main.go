@@ -320,9 +320,11 @@ func addedBytes(repo, rng string) (int64, error) {
 // a squash merge's body, or inside a line when a squash folded the body
 // into the subject; also with the key's words written apart
 // ("Co-authored by:").
-// Any key ending in "by" or "cc" counts (git accepts any token as a key:
-// "Co-developed-by", "Docker-DCO-1.1-Signed-off-by", "Stable-Cc").
-var peopleTrailer = regexp.MustCompile(`(?i)(?:^|[^a-z0-9._-])(?:[a-z0-9._-]+[- ]by|(?:[a-z0-9._-]+-)?cc|signed off by|co[- ]authored by)[ \t]*:`)
+// Any key ending in "by", "with" or "cc" counts (git accepts any token as
+// a key: "Co-developed-by", "Docker-DCO-1.1-Signed-off-by", "Paired-with",
+// "Stable-Cc"); "with" since round 21, whose seven Paired-with trailers
+// the narrower count missed.
+var peopleTrailer = regexp.MustCompile(`(?i)(?:^|[^a-z0-9._-])(?:[a-z0-9._-]+[- ](?:by|with)|(?:[a-z0-9._-]+-)?cc|signed off by|co[- ]authored by)[ \t]*:`)
 
 // trailerFindings counts PII findings on commit-message lines that are
 // people trailers. It reads the messages but reports only the count.

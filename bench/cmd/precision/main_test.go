@@ -64,6 +64,8 @@ func TestPeopleTrailer(t *testing.T) {
 		"Docker-DCO-1.1-Signed-off-by: A <a@b.io>": true,
 		"x, Co-developed-by: A <a@b.io> (#1)":      true,
 		"Stable-Cc: A <a@b.io>":                    true,
+		"Paired-with: A <a@b.io>":                  true,
+		"Forthwith: A <a@b.io>":                    false,
 		"Co-authored by: a@b.io":                   true,
 		"Reply-To: a@b.io":                         false,
 		"Contact a@b.io":                           false,
