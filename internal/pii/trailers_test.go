@@ -93,6 +93,7 @@ func FuzzTrailerLines(f *testing.F) {
 	f.Add("Cc: x\n\n* Co-authored-by: y\n\n\n")
 	f.Add("S\n\nFixes: #1\nCo-authored: A <a@b.io>\n\tB <b@c.io>\nX-ed: <c@d.io>\ned:\n")
 	f.Add("S\n\nDocker-DCO-1.1-Signed-off-by: A <a@b.io> (github: a)\nX_y.z-By : B <b@c.io>\n\tC <c@d.io>\n")
+	f.Add("S\n\nPaired-with: A <a@b.io>\n\tB <b@c.io>\nPair programmed with : C <c@d.io>\nForthwith: <d@e.io>\n")
 	f.Fuzz(func(t *testing.T, msg string) {
 		var lines []scanner.Line
 		for i, l := range strings.Split(msg, "\n") {
