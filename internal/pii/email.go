@@ -91,6 +91,9 @@ func emailAt(b []byte, i int) (start, end int, ok bool) {
 		if k := start - 1; k >= 3 && equalFold(b[k-3:k], "cid") && !isWord(before(b, k-3)) {
 			return 0, 0, false // cid:logo@host, an e-mail part's Content-ID
 		}
+		if newsMessageID(b, start-1) {
+			return 0, 0, false // news:local@host, an article's Message-ID
+		}
 	case '/':
 		if before(b, start-1) == '/' && before(b, start-2) == ':' {
 			return 0, 0, false // scheme://user@host: a URL's user name, not an address
@@ -1130,6 +1133,7 @@ var emailSamples = samples{
 		"messageId: '<order-7@shop-mailer.io>', in_reply_to: \"<thread.9@mailhost.io>\"",
 		"References: <a.1@mailhost.io> <b.2@mailhost.io>",
 		`<img src="cid:logo.header@mailhost.io">`,
+		"'news:local.42@news.mailhost.io'",
 		// Mailing lists reach many people.
 		"dev-discuss@googlegroups.com project-users@lists.hostproject.org tooling@groups.io",
 		"pkg-users@yahoogroups.com pkg-dev-subscribe@yahoogroups.com",

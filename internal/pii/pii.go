@@ -192,6 +192,8 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	ciComment := authorBlock{ci: true}
 	// r20: the rules built after round 20 (round20.go).
 	r20 := newRound20(f.Path, message, docs)
+	// r21: the rules built after round 21 (round21.go).
+	r21 := newRound21(f.Path, message, docs)
 	for i := range f.Lines {
 		text := f.Lines[i].Text
 		st := scanLine(text)
@@ -228,6 +230,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 		docField := python && docstring.next(f.Lines[i])
 		inDunder := python && !fixture && dunder.next(f.Lines[i])
 		r20.next(text)
+		r21.next(text)
 		if trailers[i] {
 			continue // a commit's people, not a leak
 		}
@@ -275,6 +278,8 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 				}
 				if sev == s.severity {
 					if d := r20.lower(k, f.Lines, i, start, end); d != "" {
+						sev, desc = finding.SeverityNote, d
+					} else if d := r21.lower(k, f.Lines, i, start, end); d != "" {
 						sev, desc = finding.SeverityNote, d
 					}
 				}
