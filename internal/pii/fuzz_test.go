@@ -76,7 +76,7 @@ func fuzzValidator(f *testing.F, name string, seeds []string) {
 }
 
 func FuzzEmail(f *testing.F) {
-	fuzzValidator(f, "email", []string{"https://h.io/m/x=y==a@b.co", "https://h.io/a&b/c@d.co?e=f@g.co", "a@b.co", "@@", "x@.y", "a.@b.cd", "a@b.co:/p", "scp a@b.co:x", "a@b.co:", "rsync x a@b.co:~/"})
+	fuzzValidator(f, "email", []string{"https://h.io/m/x=y==a@b.co", "https://h.io/a&b/c@d.co?e=f@g.co", "a@b.co", "@@", "x@.y", "a.@b.cd", "a@b.co:/p", "scp a@b.co:x", "a@b.co:", "rsync x a@b.co:~/", "news:a.1@news.b.co", "goodnews:a@b.co", "news:"})
 }
 func FuzzPhone(f *testing.F) {
 	fuzzValidator(f, "phone", []string{"UTC m=+61.310501783", "m=+1.123456789012", "xm=+61.310501783", "m=+", "m=+1.", "+1 (415) 867-2671", "+(0)", "+44 (0)(0)", "(415)"})
