@@ -7,37 +7,46 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
 
-// Rename detection, git diff -M's pairing with go-git's similarity scores.
+// Rename detection, git diff -M's pairing with git's own similarity scores.
 //
 // go-git's object.DetectRenames (v5.19.3) was not enough: it rebuilds its
 // lists of deletions and additions by iterating maps keyed by blob hash,
 // then breaks ties in its similarity matrix by list index, so that equal
-// scores (common: its scores are truncated to whole percents) paired a
-// deletion with one addition on one run and another on the next; and its
-// exact pairing prefers the most similar path by its own measure, not
-// git's rule. Pairing is therefore done here:
+// scores paired a deletion with one addition on one run and another on the
+// next; its exact pairing prefers the most similar path by its own
+// measure, not git's rule; and its scores (JGit's similarity index, 1 % of
+// them path similarity) are not git's. Pairing is therefore done here, as
+// diffcore-rename.c and diffcore-delta.c of git 2.39 do for plain -M (no
+// copies, no break detection):
 //
-//   - exact renames as git's find_exact_renames (diffcore-rename.c, git
-//     2.39): destinations in path order, each taking among the unused
-//     deletions of its blob (in path order, the first 100 looked at) the
-//     first with the same basename, else the first; two regular files
-//     pair whatever their executable bits, other modes only when equal;
-//   - then, unless git's limit (tooManyRenames, on what exact renames
-//     left) rules it out, content renames scored as go-git scores them
-//     (JGit's similarity index, 99 % content and 1 % path similarity,
-//     regular files only, pairs of at least 50 %), every candidate kept
-//     and taken greedily best first as before; equal scores are ordered
-//     as git's score_compare and stable sort order them: the content
-//     similarity before its truncation to percents (git's scores are
-//     content alone, at a finer grain), a same basename first, then the
-//     destination first in path order, then the source.
+//   - exact renames as git's find_exact_renames: destinations in path
+//     order, each taking among the unused deletions of its blob (in path
+//     order, the first 100 looked at) the first with the same basename,
+//     else the first; two regular files pair whatever their executable
+//     bits, other modes only when equal;
+//   - content similarity as estimate_similarity: regular files only
+//     (executable or not); 0 when the larger size exceeds the smaller by
+//     more than the minimum score allows; else the bytes of the source
+//     found in the destination over the larger size, in 60000ths. The
+//     bytes are counted by spans as diffcore_count_changes does: a span
+//     ends at a newline or after 64 bytes, a CR before an LF is skipped in
+//     text, bytes after the last full span are not counted, and spans are
+//     compared by git's hash (modulo 107927, so that distinct spans may
+//     share a count, as in git);
+//   - find_basename_matches: a deletion and an addition whose basename is
+//     unique among the deletions and among the additions left pair first
+//     if at least 75 % similar (in path order of the deletions); this runs
+//     whatever git's limit;
+//   - then, unless git's limit (tooManyRenames, on what is left) rules it
+//     out, the matrix: for each destination the four best sources (slots
+//     filled and replaced as record_if_better does), all slots sorted
+//     stably by score_compare (higher score first, a same basename first,
+//     else destination then slot order), taken greedily down to 50 %.
 //
-// Where go-git's scores differ from git's, so may the pairing: git's
-// scores are its own (diffcore-delta.c), it pairs unique basenames at 75 %
-// first and keeps four candidates per destination.
+// Scores and order are git's, so the pairing is git's, and the same on
+// every run (no map is iterated).
 
 // renameScore is git's default -M threshold, in percent.
 const renameScore = 50
@@ -79,7 +88,7 @@ func (p *processor) detectRenames(changes []change) ([]change, error) {
 		sort.SliceStable(srcs, func(i, j int) bool { return changes[srcs[i]].from.path < changes[srcs[j]].from.path })
 		sort.SliceStable(dsts, func(i, j int) bool { return changes[dsts[i]].to.path < changes[dsts[j]].to.path })
 		srcs, dsts = exactRenames(changes, srcs, dsts)
-		if len(srcs) > 0 && len(dsts) > 0 && !tooManyRenames(len(dsts), len(srcs)) {
+		if len(srcs) > 0 && len(dsts) > 0 {
 			if err := p.contentRenames(changes, srcs, dsts); err != nil {
 				return nil, err
 			}
@@ -155,110 +164,132 @@ func basename(p string) string {
 	return p[strings.LastIndexByte(p, '/')+1:]
 }
 
-// simIndexCacheBytes bounds the similarity indexes of additions kept while
-// every deletion is compared with them (beyond it they are rebuilt for
-// each deletion, as go-git does for all).
-const simIndexCacheBytes = 32 << 20
+// Git's similarity scores (diffcore.h): a score is a fraction of maxScore.
+const (
+	maxScore         = 60000
+	minRenameScore   = maxScore * renameScore / 100 // -M's default, 30000
+	basenameScore    = minRenameScore + (maxScore-minRenameScore)/2
+	candidatesPerDst = 4 // git's NUM_CANDIDATE_PER_DST
+)
 
-// renameCandidate is a pair of a deletion and an addition at least
-// renameScore % similar.
-type renameCandidate struct {
-	src, dst int // positions in srcs and dsts (path order)
-	score    int // go-git's: (content × 99 + path similarity × 100) / 10000, in percent
-	content  int // content similarity, up to 10000
-	sameBase bool
+// spanCacheBytes bounds the span counts kept while the matrix of scores is
+// filled (beyond it a file's counts are rebuilt each time they are needed).
+const spanCacheBytes = 32 << 20
+
+// renameFile is one deletion or addition taking part in content renames.
+type renameFile struct {
+	e     entry
+	size  int // content size, -1 until read
+	spans spanCounts
+	done  bool // spans are kept
 }
 
-// contentRenames pairs deletions with additions by content similarity.
+// contentRenames pairs the deletions srcs with the additions dsts (both in
+// path order, exact renames already paired) by git's content similarity:
+// files of a basename unique on both sides at 75 % first
+// (find_basename_matches), then, unless git's limit rules it out, the rest
+// by git's matrix of four best candidates per destination.
 func (p *processor) contentRenames(changes []change, srcs, dsts []int) error {
-	content := func(e entry) ([]byte, error) {
-		b, err := p.blob(e.hash)
-		if err != nil {
-			return nil, fmt.Errorf("rename detection: object %s (%s) cannot be read: %w", e.hash, e.path, err)
-		}
-		return b, nil
+	sf := make([]renameFile, len(srcs))
+	for i, s := range srcs {
+		sf[i] = renameFile{e: changes[s].from, size: -1}
 	}
-	dstIdx := make([]*simIndex, len(dsts))
-	dstSize := make([]int, len(dsts)) // content size + 1, 0 until read
-	cached := 0
-	var cands []renameCandidate
-	for si, s := range srcs {
-		from := changes[s].from
-		if from.mode != filemode.Regular {
-			continue
-		}
-		var sb []byte
-		var sx *simIndex
-		srcSize := 0
-		for di, d := range dsts {
-			to := changes[d].to
-			if to.mode != filemode.Regular {
-				continue
-			}
-			if srcSize == 0 {
-				var err error
-				if sb, err = content(from); err != nil {
-					return err
-				}
-				srcSize = len(sb) + 1
-			}
-			var db []byte
-			if dstSize[di] == 0 {
-				var err error
-				if db, err = content(to); err != nil {
-					return err
-				}
-				dstSize[di] = len(db) + 1
-			}
-			lo, hi := min(srcSize, dstSize[di]), max(srcSize, dstSize[di])
-			if lo*100/hi < renameScore {
-				continue // sizes too different
-			}
-			if sx == nil {
-				sx = newSimIndex(sb)
-			}
-			dx := dstIdx[di]
-			if dx == nil {
-				if db == nil {
-					var err error
-					if db, err = content(to); err != nil {
-						return err
-					}
-				}
-				dx = newSimIndex(db)
-				if n := dx.bytes(); cached+n <= simIndexCacheBytes {
-					dstIdx[di] = dx
-					cached += n
-				}
-			}
-			content := sx.score(dx)
-			score := (content*99 + pathSimilarity(from.path, to.path)*100) / 10000
-			if score < renameScore {
-				continue
-			}
-			cands = append(cands, renameCandidate{src: si, dst: di, score: score, content: content, sameBase: basename(from.path) == basename(to.path)})
-		}
+	df := make([]renameFile, len(dsts))
+	for i, d := range dsts {
+		df[i] = renameFile{e: changes[d].to, size: -1}
 	}
-	slices.SortFunc(cands, func(a, b renameCandidate) int {
-		switch {
-		case a.score != b.score:
-			return b.score - a.score
-		case a.content != b.content:
-			return b.content - a.content
-		case a.sameBase != b.sameBase:
-			if a.sameBase {
-				return -1
-			}
-			return 1
-		case a.dst != b.dst:
-			return a.dst - b.dst
-		}
-		return a.src - b.src
-	})
 	srcUsed := make([]bool, len(srcs))
 	dstUsed := make([]bool, len(dsts))
-	for _, c := range cands {
-		if srcUsed[c.src] || dstUsed[c.dst] {
+	cached := 0
+	estimate := func(s, d *renameFile) (int, error) {
+		return p.estimateSimilarity(s, d, &cached)
+	}
+
+	// Basenames unique among the deletions and among the additions left.
+	srcBase := make(map[string]int, len(sf))
+	for i := range sf {
+		b := basename(sf[i].e.path)
+		if _, dup := srcBase[b]; dup {
+			srcBase[b] = -1
+		} else {
+			srcBase[b] = i
+		}
+	}
+	dstBase := make(map[string]int, len(df))
+	for i := range df {
+		b := basename(df[i].e.path)
+		if _, dup := dstBase[b]; dup {
+			dstBase[b] = -1
+		} else {
+			dstBase[b] = i
+		}
+	}
+	for si := range sf {
+		b := basename(sf[si].e.path)
+		di, ok := dstBase[b]
+		if !ok || di < 0 || srcBase[b] < 0 || dstUsed[di] {
+			continue
+		}
+		score, err := estimate(&sf[si], &df[di])
+		if err != nil {
+			return err
+		}
+		if score >= basenameScore {
+			srcUsed[si], dstUsed[di] = true, true
+			pair(changes, srcs[si], dsts[di])
+		}
+	}
+
+	var restSrc, restDst []int // positions in sf and df
+	for i := range sf {
+		if !srcUsed[i] {
+			restSrc = append(restSrc, i)
+		}
+	}
+	for i := range df {
+		if !dstUsed[i] {
+			restDst = append(restDst, i)
+		}
+	}
+	if len(restSrc) == 0 || len(restDst) == 0 || tooManyRenames(len(restDst), len(restSrc)) {
+		return nil
+	}
+
+	// git's matrix: for each destination the four best sources, in the
+	// slots git's record_if_better leaves them in, then one stable sort.
+	mx := make([]renameCandidate, 0, len(restDst)*candidatesPerDst)
+	for _, di := range restDst {
+		var m [candidatesPerDst]renameCandidate
+		for j := range m {
+			m[j].dst = -1
+		}
+		for _, si := range restSrc {
+			score, err := estimate(&sf[si], &df[di])
+			if err != nil {
+				return err
+			}
+			o := renameCandidate{src: si, dst: di, score: score}
+			if basename(sf[si].e.path) == basename(df[di].e.path) {
+				o.nameScore = 1
+			}
+			worst := 0
+			for j := 1; j < candidatesPerDst; j++ {
+				if scoreCompare(m[j], m[worst]) > 0 {
+					worst = j
+				}
+			}
+			if scoreCompare(m[worst], o) > 0 {
+				m[worst] = o
+			}
+		}
+		mx = append(mx, m[:]...)
+	}
+	slices.SortStableFunc(mx, scoreCompare)
+	for _, c := range mx {
+		if c.dst < 0 || c.score < minRenameScore {
+			break
+		}
+		if dstUsed[c.dst] || srcUsed[c.src] {
 			continue
 		}
 		srcUsed[c.src], dstUsed[c.dst] = true, true
@@ -267,134 +298,171 @@ func (p *processor) contentRenames(changes []change, srcs, dsts []int) error {
 	return nil
 }
 
-// simIndex is go-git's (JGit's) similarity index of a file: the number of
-// bytes hashed per line (or 64-byte block), by hash. Its score is the
-// same as go-git v5.19.3's similarityIndex, kept here as a sorted list.
-type simIndex struct {
-	hashed  uint64
-	entries []simEntry // sorted by key, keys unique
+// renameCandidate is one slot of git's matrix of scores (diff_score).
+type renameCandidate struct {
+	src, dst  int // positions among the deletions and additions; dst -1: empty slot
+	score     int // 0 to maxScore
+	nameScore int // 1 for the same basename
 }
 
-type simEntry struct {
-	key uint32
-	cnt uint64
-}
-
-func (x *simIndex) bytes() int { return 64 + 16*cap(x.entries) }
-
-// newSimIndex indexes b as go-git's similarityIndex.hashContent does, read
-// in 4096-byte chunks: a CR before an LF is not hashed in text, unless the
-// CR ends a chunk.
-func newSimIndex(b []byte) *simIndex {
-	const chunk = 4096
-	bin := isBinary(b)
-	x := &simIndex{}
-	pos, remaining := 0, len(b)
-	for remaining > 0 {
-		hash := uint32(5381)
-		var cnt uint64
-		n := 0
-		for pos < len(b) {
-			c := b[pos]
-			pos++
-			n++
-			if !bin && c == '\r' && pos%chunk != 0 && pos < len(b) && b[pos] == '\n' {
-				continue
-			}
-			cnt++
-			if c == '\n' {
-				break
-			}
-			hash = hash<<5 + hash + uint32(c)
-			if n >= 64 || n >= remaining {
-				break
-			}
+// scoreCompare is git's score_compare: empty slots last, then the higher
+// score first, then the same basename first.
+func scoreCompare(a, b renameCandidate) int {
+	switch {
+	case a.dst < 0:
+		if b.dst >= 0 {
+			return 1
 		}
-		x.hashed += cnt
-		x.entries = append(x.entries, simEntry{key: hash * 0x9e370001 >> 1, cnt: cnt})
-		remaining -= n
+		return 0
+	case b.dst < 0:
+		return -1
+	case a.score == b.score:
+		return b.nameScore - a.nameScore
 	}
-	slices.SortFunc(x.entries, func(a, b simEntry) int {
+	return b.score - a.score
+}
+
+// estimateSimilarity is git's estimate_similarity: 0 unless both are
+// regular files (executable or not) of sizes close enough for the minimum
+// score, else the bytes of the source found in the destination, by span
+// counts, over the larger size, as a fraction of maxScore.
+func (p *processor) estimateSimilarity(s, d *renameFile, cached *int) (int, error) {
+	if !isFileMode(s.e.mode) || !isFileMode(d.e.mode) {
+		return 0, nil
+	}
+	var sb, db []byte
+	var err error
+	if s.size < 0 {
+		if sb, err = p.renameBlob(s.e); err != nil {
+			return 0, err
+		}
+		s.size = len(sb)
+	}
+	if d.size < 0 {
+		if db, err = p.renameBlob(d.e); err != nil {
+			return 0, err
+		}
+		d.size = len(db)
+	}
+	hi, lo := max(s.size, d.size), min(s.size, d.size)
+	if uint64(hi)*(maxScore-minRenameScore) < uint64(hi-lo)*maxScore {
+		return 0, nil
+	}
+	ss, err := p.renameSpans(s, sb, cached)
+	if err != nil {
+		return 0, err
+	}
+	ds, err := p.renameSpans(d, db, cached)
+	if err != nil {
+		return 0, err
+	}
+	if d.size == 0 {
+		return 0, nil
+	}
+	return int(float64(ss.copied(ds)) * maxScore / float64(hi)), nil
+}
+
+func (p *processor) renameBlob(e entry) ([]byte, error) {
+	b, err := p.blob(e.hash)
+	if err != nil {
+		return nil, fmt.Errorf("rename detection: object %s (%s) cannot be read: %w", e.hash, e.path, err)
+	}
+	return b, nil
+}
+
+// renameSpans returns f's span counts, from b if not nil, kept in f while
+// the cache allows.
+func (p *processor) renameSpans(f *renameFile, b []byte, cached *int) (spanCounts, error) {
+	if f.done {
+		return f.spans, nil
+	}
+	if b == nil {
+		var err error
+		if b, err = p.renameBlob(f.e); err != nil {
+			return nil, err
+		}
+	}
+	sp := newSpanCounts(b)
+	if n := 8 * cap(sp); *cached+n <= spanCacheBytes {
+		f.spans, f.done = sp, true
+		*cached += n
+	}
+	return sp, nil
+}
+
+// spanCounts is git's count of a file's spans (diffcore-delta.c): the
+// bytes of each span, by the span's hash, sorted by hash, hashes unique.
+type spanCounts []spanCount
+
+type spanCount struct {
+	hash, cnt uint32
+}
+
+// spanHashBase is git's HASHBASE, the prime the span hashes are taken
+// modulo.
+const spanHashBase = 107927
+
+// newSpanCounts cuts b into spans as git's hash_chars does: each ends at a
+// newline or after 64 bytes counted (a CR just before an LF is skipped in
+// text), and bytes after the last full span are not counted.
+func newSpanCounts(b []byte) spanCounts {
+	text := !isBinary(b)
+	var out spanCounts
+	var acc1, acc2 uint32
+	n := uint32(0)
+	for i, c := range b {
+		if text && c == '\r' && i+1 < len(b) && b[i+1] == '\n' {
+			continue
+		}
+		old1 := acc1
+		acc1 = acc1<<7 ^ acc2>>25
+		acc2 = acc2<<7 ^ old1>>25
+		acc1 += uint32(c)
+		n++
+		if n < 64 && c != '\n' {
+			continue
+		}
+		out = append(out, spanCount{hash: (acc1 + acc2*0x61) % spanHashBase, cnt: n})
+		n, acc1, acc2 = 0, 0, 0
+	}
+	slices.SortFunc(out, func(a, b spanCount) int {
 		switch {
-		case a.key < b.key:
+		case a.hash < b.hash:
 			return -1
-		case a.key > b.key:
+		case a.hash > b.hash:
 			return 1
 		}
 		return 0
 	})
-	out := x.entries[:0]
-	for _, e := range x.entries {
-		if len(out) > 0 && out[len(out)-1].key == e.key {
-			out[len(out)-1].cnt += e.cnt
+	w := 0
+	for _, s := range out {
+		if w > 0 && out[w-1].hash == s.hash {
+			out[w-1].cnt += s.cnt
 			continue
 		}
-		out = append(out, e)
+		out[w] = s
+		w++
 	}
-	x.entries = slices.Clip(out)
-	return x
+	return slices.Clip(out[:w])
 }
 
-// score returns the similarity of two indexes, 0 to 10000: the bytes
-// hashed in common over the larger of the two (10000 for two empty files).
-func (x *simIndex) score(y *simIndex) int {
-	hi := max(x.hashed, y.hashed)
-	if hi == 0 {
-		return 10000
-	}
-	var common uint64
+// copied is git's src_copied: for each hash, the bytes of the source also
+// in the destination (the smaller of the two counts).
+func (src spanCounts) copied(dst spanCounts) uint64 {
+	var sc uint64
 	i, j := 0, 0
-	for i < len(x.entries) && j < len(y.entries) {
-		a, b := x.entries[i], y.entries[j]
+	for i < len(src) && j < len(dst) {
+		a, b := src[i], dst[j]
 		switch {
-		case a.key == b.key:
-			common += min(a.cnt, b.cnt)
+		case a.hash == b.hash:
+			sc += uint64(min(a.cnt, b.cnt))
 			i++
 			j++
-		case a.key < b.key:
+		case a.hash < b.hash:
 			i++
 		default:
 			j++
 		}
 	}
-	return int(common * 10000 / hi)
-}
-
-// pathSimilarity is go-git's nameSimilarityScore of two paths, 0 to 100:
-// a quarter each for the common prefix and suffix of their directories,
-// half for the common suffix of their names.
-func pathSimilarity(a, b string) int {
-	aDir := strings.LastIndexByte(a, '/') + 1
-	bDir := strings.LastIndexByte(b, '/') + 1
-	dirMin, dirMax := min(aDir, bDir), max(aDir, bDir)
-	var ltr, rtl int
-	if dirMax == 0 {
-		ltr, rtl = 100, 100
-	} else {
-		sim := 0
-		for sim < dirMin && a[sim] == b[sim] {
-			sim++
-		}
-		ltr = sim * 100 / dirMax
-		if ltr == 100 {
-			rtl = 100
-		} else {
-			sim = 0
-			for sim < dirMin && a[aDir-1-sim] == b[bDir-1-sim] {
-				sim++
-			}
-			rtl = sim * 100 / dirMax
-		}
-	}
-	fileMin := min(len(a)-aDir, len(b)-bDir)
-	fileMax := max(len(a)-aDir, len(b)-bDir)
-	sim := 0
-	for sim < fileMin && a[len(a)-1-sim] == b[len(b)-1-sim] {
-		sim++
-	}
-	file := 0
-	if fileMax > 0 {
-		file = sim * 100 / fileMax
-	}
-	return ((ltr+rtl)*25 + file*50) / 100
+	return sc
 }

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
@@ -118,6 +117,20 @@ func TestRenameTiesLikeGit(t *testing.T) {
 			want: []string{"d/f.txt -> z/f.txt"},
 		},
 		{
+			// git pairs a basename unique on both sides first, at 75 %,
+			// before the more similar file of another name.
+			name: "content, unique basename paired first",
+			old:  []file{{"d/f.txt", base}},
+			new:  []file{{"e/f.txt", edit(base, 1, 2, 3, 4)}, {"e/g.txt", edit(base, 1)}},
+			want: []string{"d/f.txt -> e/f.txt"},
+		},
+		{
+			name: "content, basename not unique: the most similar",
+			old:  []file{{"d/f.txt", base}, {"d2/f.txt", other}},
+			new:  []file{{"e/f.txt", edit(base, 1, 2, 3, 4)}, {"e/g.txt", edit(base, 1)}},
+			want: []string{"d/f.txt -> e/g.txt"},
+		},
+		{
 			name: "exact, one deletion, two additions, basename first",
 			old:  []file{{"a/f.txt", exact}},
 			new:  []file{{"b/f.txt", exact}, {"c/g.txt", exact}},
@@ -207,18 +220,22 @@ func TestRenameTiesLikeGit(t *testing.T) {
 	}
 }
 
-// FuzzRenamesMatchGoGit: content renames of files built from a few
-// shared lines are paired as go-git's DetectRenames pairs them whenever no
-// two candidate pairs tie at go-git's whole-percent score (only ties are
-// ordered differently: as git orders them), and the same way on every run.
-func FuzzRenamesMatchGoGit(f *testing.F) {
+// FuzzRenamesMatchGit: deletions and additions built from a few shared
+// lines (long ones cut in 64-byte spans, CRLF, a last line without its
+// newline, some executable) are paired as git diff -M pairs them, the
+// same way on every run.
+func FuzzRenamesMatchGit(f *testing.F) {
 	f.Add([]byte{1, 2, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11})
 	f.Add([]byte{3, 3, 7, 1, 9, 200, 13, 40, 77, 5, 120, 33, 8, 91, 64})
 	f.Add([]byte("the quick brown fox jumps over the lazy dog, twice over"))
+	f.Add([]byte{2, 1, 4, 0, 0, 9, 1, 1, 2, 3, 2, 0, 5, 5, 5, 5, 6, 7})
+	f.Add([]byte("basenames unique on both sides pair first at 75 percent"))
+	f.Add([]byte{0, 3, 17, 2, 2, 250, 4, 4, 4, 4, 11, 12, 13, 0, 1, 99, 98})
 	lines := []string{
 		"alpha beta gamma\n", "delta epsilon\n", "zeta eta theta iota kappa\n", "lambda\n",
-		"mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega and a tail long enough to be cut in two blocks\n",
+		"mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega and a tail long enough to be cut in two spans\n",
 		"\n", "crlf line\r\n", "x := y + z\n", "return nil\n", "}\n", "func f() {\n", "// a comment\n",
+		"no newline at the end",
 	}
 	dirs := []string{"", "a/", "b/", "a/b/"}
 	bases := []string{"f.txt", "g.txt", "ff.txt"}
@@ -228,74 +245,66 @@ func FuzzRenamesMatchGoGit(f *testing.F) {
 		}
 		k := 0
 		next := func() int { k++; return int(data[k%len(data)]) }
-		p := &processor{ov: newOverlay(nil), blobs: newBlobCache(1<<20, 0)}
+		type file struct {
+			path, content string
+			exec          bool
+		}
 		seen := map[string]bool{}
-		blobs := map[plumbing.Hash]bool{}
-		file := func(prefix string) (entry, bool) {
+		contents := map[string]bool{}
+		gen := func(prefix string) (file, bool) {
 			path := prefix + dirs[next()%len(dirs)] + bases[next()%len(bases)]
 			var b strings.Builder
-			for range 4 + next()%16 {
+			for range 2 + next()%12 {
 				b.WriteString(lines[next()%len(lines)])
 			}
-			h := p.ov.addBlob([]byte(b.String()))
-			if seen[path] || blobs[h] {
-				return entry{}, false
+			if seen[path] || contents[b.String()] {
+				return file{}, false
 			}
-			seen[path], blobs[h] = true, true
-			return entry{path, filemode.Regular, h}, true
+			seen[path], contents[b.String()] = true, true
+			return file{path, b.String(), next()%5 == 0}, true
 		}
-		var changes []change
+		var old, new []file
 		for range 1 + int(data[0])%4 {
-			e, ok := file("old/")
+			x, ok := gen("old/")
 			if !ok {
 				return
 			}
-			changes = append(changes, change{from: e, hasFrom: true})
+			old = append(old, x)
 		}
 		for range 1 + int(data[1])%4 {
-			e, ok := file("new/")
+			x, ok := gen("new/")
 			if !ok {
 				return
 			}
-			changes = append(changes, change{to: e, hasTo: true})
+			new = append(new, x)
 		}
-		run := func() string {
-			res, err := p.detectRenames(slices.Clone(changes))
-			if err != nil {
-				t.Fatal(err)
-			}
-			return joinPairs(res)
-		}
-		got := run()
-		if again := run(); again != got {
-			t.Fatalf("pairs %q, then %q", got, again)
-		}
-		// Ties at whole percents: go-git's pairing depends on map order.
-		scores := map[int]bool{}
-		for _, s := range changes {
-			for _, d := range changes {
-				if !s.hasFrom || !d.hasTo {
-					continue
+		fx := newFixture(t)
+		fx.write("keep.txt", "unchanged\n")
+		write := func(x file) {
+			fx.write(x.path, x.content)
+			if x.exec {
+				if err := os.Chmod(filepath.Join(fx.dir, x.path), 0o755); err != nil {
+					t.Fatal(err)
 				}
-				sb, _ := p.blob(s.from.hash)
-				db, _ := p.blob(d.to.hash)
-				lo, hi := min(len(sb), len(db))+1, max(len(sb), len(db))+1
-				if lo*100/hi < renameScore {
-					continue
-				}
-				sc := (newSimIndex(sb).score(newSimIndex(db))*99 + pathSimilarity(s.from.path, d.to.path)*100) / 10000
-				if sc < renameScore {
-					continue
-				}
-				if scores[sc] {
-					return
-				}
-				scores[sc] = true
 			}
 		}
-		want := goGitPairs(t, p, changes)
-		if want != got {
-			t.Fatalf("pairs %q, go-git %q", got, want)
+		for _, x := range old {
+			write(x)
+		}
+		a := fx.commit("old")
+		for _, x := range old {
+			fx.remove(x.path)
+		}
+		for _, x := range new {
+			write(x)
+		}
+		b := fx.commit("new")
+		want := strings.Join(gitRenamePairs(fx, a, b), ", ")
+		r := open(t, fx.dir)
+		for i := range 2 {
+			if got := strings.Join(renamePairs(t, r, fx, a, b, nil), ", "); got != want {
+				t.Fatalf("run %d: pairs %q, git %q", i, got, want)
+			}
 		}
 	})
 }
@@ -303,8 +312,9 @@ func FuzzRenamesMatchGoGit(f *testing.F) {
 // TestRenamesLikeGitOnRepo compares the renames of every non-merge commit
 // of the repository named by PRIVSCAN_RENAME_REPO (a clone, bare or not)
 // with git log -M's, and logs the commits where they differ (commit and
-// paths only). It fails only when a run differs from the first: git's
-// scores are not go-git's, so some pairings may differ from git's.
+// paths only). It fails when a commit is paired otherwise than git pairs
+// it, or a run differs from the first; it also counts the commits go-git's
+// DetectRenames pairs otherwise.
 func TestRenamesLikeGitOnRepo(t *testing.T) {
 	dir := os.Getenv("PRIVSCAN_RENAME_REPO")
 	if dir == "" {
@@ -343,7 +353,7 @@ func TestRenamesLikeGitOnRepo(t *testing.T) {
 		sort.Strings(w)
 		if got != strings.Join(w, ", ") {
 			differ++
-			t.Logf("%s differs from git log -M:\n  ours: %s\n  git:  %s", c, got, strings.Join(w, ", "))
+			t.Errorf("%s differs from git log -M:\n  ours: %s\n  git:  %s", c, got, strings.Join(w, ", "))
 		}
 		if old0 != got || old1 != got || old2 != got {
 			changed++
