@@ -55,8 +55,11 @@ func gitRenamePairs(f *fixture, a, b string) []string {
 // made is git's (git diff -M, diffcore-rename.c) and the same on every run.
 // Exact renames follow git's rule (destinations in path order, each taking
 // the first unused source of its blob with the same basename, else the
-// first); content renames with equal scores go to the destination first in
-// path order, then the source first in path order, a same basename first.
+// first); content renames with equal scores go as git's score_compare and
+// its candidate slots order them (a same basename first, the destination
+// first in path order, then, for one destination, the source in the order
+// its candidate slots hold them: usually, not always, path order). Each
+// case is checked against git itself.
 func TestRenameTiesLikeGit(t *testing.T) {
 	base := numbered("tie", 20)
 	head := edit(base, 1, 2, 3, 4, 5, 6, 7, 8)         // 12 of 20 lines kept
