@@ -176,6 +176,21 @@ const (
 // filled (beyond it a file's counts are rebuilt each time they are needed).
 const spanCacheBytes = 32 << 20
 
+// uniqueBasenames maps each basename of fs to the index of its file, or
+// to -1 when more than one file has it.
+func uniqueBasenames(fs []renameFile) map[string]int {
+	m := make(map[string]int, len(fs))
+	for i := range fs {
+		b := basename(fs[i].e.path)
+		if _, dup := m[b]; dup {
+			m[b] = -1
+		} else {
+			m[b] = i
+		}
+	}
+	return m
+}
+
 // renameFile is one deletion or addition taking part in content renames.
 type renameFile struct {
 	e     entry
@@ -206,24 +221,7 @@ func (p *processor) contentRenames(changes []change, srcs, dsts []int) error {
 	}
 
 	// Basenames unique among the deletions and among the additions left.
-	srcBase := make(map[string]int, len(sf))
-	for i := range sf {
-		b := basename(sf[i].e.path)
-		if _, dup := srcBase[b]; dup {
-			srcBase[b] = -1
-		} else {
-			srcBase[b] = i
-		}
-	}
-	dstBase := make(map[string]int, len(df))
-	for i := range df {
-		b := basename(df[i].e.path)
-		if _, dup := dstBase[b]; dup {
-			dstBase[b] = -1
-		} else {
-			dstBase[b] = i
-		}
-	}
+	srcBase, dstBase := uniqueBasenames(sf), uniqueBasenames(df)
 	for si := range sf {
 		b := basename(sf[si].e.path)
 		di, ok := dstBase[b]
