@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -108,5 +109,41 @@ func TestReadLabels(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestKeptPeople(t *testing.T) {
+	for shape, want := range map[string]bool{
+		"fictional-fixture": true, "fictional-phone-fixture": true, "placeholder": true, "placeholder-punycode": true,
+		"credit-changelog-entry": false, "contact-in-docs": false, "trailer-key-paired-with": false, "": false,
+		"url-userinfo": false, "role-mailbox": false,
+	} {
+		if got := keptPeople(shape); got != want {
+			t.Errorf("keptPeople(%q) = %v, want %v", shape, got, want)
+		}
+	}
+}
+
+// TestPrintFamiliesKinds checks that the family table counts the two kinds
+// of false positive apart: 3 FPs in 10 MB, 2 of them made-up people, leave
+// 1 grammatical FP per 10 MB; the total row adds both sets.
+func TestPrintFamiliesKinds(t *testing.T) {
+	rows := []summary{
+		{name: "a", mb: 10, trailers: 1, people: 2, families: map[string]int{"other": 2, "credit": 1},
+			groups: map[string]*group{"pii": {warnUp: 4, reviewed: 4, fps: 3}}},
+		{name: "b", mb: 10, families: map[string]int{"url": 1},
+			groups: map[string]*group{"pii": {warnUp: 1, reviewed: 1, fps: 1}}},
+	}
+	var b strings.Builder
+	printFamilies(&b, rows)
+	for _, want := range []string{
+		"| FPs | FPs per 10 MB | of them fictional or placeholder | grammatical FPs per 10 MB | trailer findings |",
+		"| a | 10.0 | 4 | 4 | 0 | 1 | 0 | 0 | 2 | 3 | 3.00 | 2 | 1.00 | 1 |",
+		"| b | 10.0 | 1 | 1 | 0 | 0 | 1 | 0 | 0 | 1 | 1.00 | 0 | 1.00 | 0 |",
+		"| all | 20.0 | 5 | 5 | 0 | 1 | 1 | 0 | 2 | 4 | 2.00 | 2 | 1.00 | 1 |",
+	} {
+		if !strings.Contains(b.String(), want+"\n") {
+			t.Errorf("family table lacks %q:\n%s", want, b.String())
+		}
 	}
 }
