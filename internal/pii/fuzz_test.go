@@ -224,6 +224,7 @@ func FuzzDetectPath(f *testing.F) {
 	f.Add("gpg --export-secret-key --armour a@mailhost.io\ntwine upload -s -i b@mailhost.io\ndebsign -kc@mailhost.io\n- d@mailhost.io\n-\n%_gpg_name E <e@mailhost.io>\ngpg -r f@mailhost.io; x -u g@mailhost.io\n--local-user=h@mailhost.io", ".travis.yml", uint8(1))
 	f.Add("Contact a@mailhost.io\n<b@mailhost.io>\nmailto:c@mailhost.io", ".github/CODE_OF_CONDUCT.md", uint8(1))
 	f.Add("Contact a@mailhost.io", "testdata/CONDUCT", uint8(1))
+	f.Add("请联系 [A](https://m.io)\n邮箱 <a@mailhost.io>。\nFor x, contact\u00a0[B]\nat <b@mailhost.io>. contact at c@mailhost.io.x\nto contact\nat\n<d@mailhost.io>)。", "README.cn.md", uint8(1))
 	f.Add("  # Jeweler::Tasks.new do |gem|\n    # gem.email = \"a@mailhost.io;b@mailhost.io\"\n# s.email = %w[c@mailhost.io\n#s.email=\n# x.email = 'd@mailhost.io' # e@mailhost.io", "Gemfile", uint8(1))
 	f.Add("/****/\n//@Author: A \"B\" C\n//@website: x\n//@email: a@mailhost.io\n# Email:\n# Author:\n# E-mail: <b@mailhost.io>\n#:\n# @: c@mailhost.io", "site/js/popup.js", uint8(1))
 	f.Add("#! /bin/sh\n# A B\n# a@mailhost.io\n#\n# C. D\n# <c@mailhost.io>\n# E\n# <e@mailhost.io\nx)\t# lightly tested by f@mailhost.io\n#\tChange from G H <g@mailhost.io>.  by\n\"# done by h@mailhost.io\" # Fix from\n# x. y by <i@mailhost.io> ly by from (", "src/x-conf", uint8(1))

@@ -194,6 +194,8 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	r20 := newRound20(f.Path, message, docs)
 	// r21: the rules built after round 21 (round21.go).
 	r21 := newRound21(f.Path, message, docs)
+	// r22: the rules built after round 22 (round22.go).
+	r22 := newRound22(f.Path, message, docs)
 	for i := range f.Lines {
 		text := f.Lines[i].Text
 		st := scanLine(text)
@@ -280,6 +282,8 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 					if d := r20.lower(k, f.Lines, i, start, end); d != "" {
 						sev, desc = finding.SeverityNote, d
 					} else if d := r21.lower(k, f.Lines, i, start, end); d != "" {
+						sev, desc = finding.SeverityNote, d
+					} else if d := r22.lower(k, f.Lines, i, start, end); d != "" {
 						sev, desc = finding.SeverityNote, d
 					}
 				}

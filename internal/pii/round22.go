@@ -1,0 +1,254 @@
+package pii
+
+import (
+	"bytes"
+
+	"github.com/privscan/privscan/scanner"
+)
+
+// The rules built after held-out round 22 (bench/results/precision.md,
+// "Rules built after round 22"; docs/design/pii-precision.md, "Round 22's
+// shapes").
+
+// round22 is the per-fragment state of the severity rules built after
+// round 22, each gated by the file's kind, decided once per fragment.
+type round22 struct {
+	// docs: a documentation file outside fixtures, for its contact
+	// sentences.
+	docs bool
+}
+
+// newRound22 returns the state of round 22's rules for a fragment of the
+// file p, or of a commit message.
+func newRound22(p string, message, docs bool) round22 {
+	if message || p == "" {
+		return round22{}
+	}
+	return round22{
+		docs: docs && !inFixtureDir(p),
+	}
+}
+
+// lower returns the description of a note for an email finding at
+// lines[i].Text[start:end] that a round-22 rule reads as published, or
+// "" when none does.
+func (r *round22) lower(k kind, lines []scanner.Line, i, start, end int) string {
+	if k != kindEmail {
+		return ""
+	}
+	if r.docs && contactSentence(lines, i, start, end) {
+		return contactSentenceDescription
+	}
+	return ""
+}
+
+// contactSentenceDescription describes an email finding that a
+// documentation file's sentence offers as the contact to write to.
+const contactSentenceDescription = "An email address a documentation file's sentence offers as where to contact a project or its sponsor (\"for support, contact us at <address>\"): a contact published on purpose, reported as a note."
+
+// contactObjectWords bounds the words between a contact verb and the
+// address's preposition: the object ("us", "the team", "[Name]").
+const contactObjectWords = 5
+
+// contactLines is how many lines before the address's line its sentence
+// is read back across (a paragraph wrapped before "at <address>").
+const contactLines = 2
+
+// contactSentence reports, in documentation, an address that its
+// sentence offers as where to contact someone: a verb of contacting
+// ("contact", "email", "reach", or the verb as a translation writes it:
+// contactez, kontaktieren, 联系) in the imperative (see imperative), then
+// its object in at most contactObjectWords words, then the preposition
+// "at" or "via" (or, in a sentence written in another script, the word
+// right before the address: 邮箱, "mailbox"; à), then the address, which
+// ends the sentence (nothing after it but closing brackets and a
+// sentence end). The sentence is read back across up to contactLines
+// lines of its paragraph, so a sentence wrapped before "at <address>" is
+// read whole ("For commercial support, contact Example Corp / at
+// <address>."); when the diff adds only the tail, the line "at
+// <address>." alone is read as it. A sentence that goes on after the address ("… at
+// <address> to get the key"), a direct object without a preposition
+// ("Contact <address>"), "write to", a statement ("We contact the
+// sponsor at …"), a verb too far from the address, and a verb in an
+// earlier sentence keep the warning.
+func contactSentence(lines []scanner.Line, i, start, end int) bool {
+	text := lines[i].Text
+	// The address ends its sentence: nothing after it but closing
+	// brackets, then the end of the line, a sentence end or a
+	// character of another script (an ideographic full stop).
+	rest := bytes.TrimLeft(text[end:], ">`*_)]")
+	if len(bytes.TrimSpace(rest)) > 0 && rest[0] < 0x80 {
+		c := at(rest, 1)
+		if (rest[0] != '.' && rest[0] != '!' && rest[0] != '?') || !(c == 0 || c == ' ' || c == '\t' || c == '\r' || c == ')' || c == ']' || c == '*' || c == '_') {
+			return false
+		}
+	}
+	// The preposition right before it.
+	head := bytes.TrimRight(text[:start], " \t<`*_[(")
+	var slot int
+	switch {
+	case wordSuffixFold(head, "at"):
+		slot = len(head) - 2
+	case wordSuffixFold(head, "via"):
+		slot = len(head) - 3
+	case len(head) > 0 && head[len(head)-1] >= 0x80:
+		// Another script: its word before the address (a noun for the
+		// mailbox, a particle) stands where "at" would.
+		slot = len(head)
+		for slot > 0 && head[slot-1] >= 0x80 {
+			slot--
+		}
+	default:
+		return false
+	}
+	// The preposition opens its line and the line before it is not among
+	// the added lines: a wrapped sentence whose head, with its verb, is
+	// context the diff does not show (a project replacing its support
+	// address changes only the tail). An autolink, "at <address>.", is
+	// read as that tail; a bare address keeps the warning.
+	if len(bytes.TrimSpace(head[:slot])) == 0 && (i == 0 || lines[i-1].Number+1 != lines[i].Number) {
+		return head[slot] < 0x80 && before(text, start) == '<' && at(text, end) == '>'
+	}
+	// The sentence before the preposition, back across the lines of its
+	// paragraph, nearest first.
+	parts := [][]byte{head[sentenceBegin(head[:slot]):slot]}
+	whole := sentenceBegin(head[:slot]) == 0
+	for k := i - 1; whole && k >= 0 && k >= i-contactLines; k-- {
+		if lines[k].Number+1 != lines[k+1].Number {
+			break
+		}
+		prev := bytes.TrimRight(lines[k].Text, " \t\r")
+		if len(bytes.TrimSpace(prev)) == 0 || sentenceEnds(prev) {
+			break
+		}
+		s := sentenceBegin(prev)
+		parts = append(parts, prev[s:])
+		whole = s == 0
+	}
+	var sentence []byte
+	for k := len(parts) - 1; k >= 0; k-- {
+		sentence = append(append(sentence, parts[k]...), ' ')
+	}
+	// The verb nearest the preposition, in the imperative, then at most
+	// contactObjectWords words up to the preposition.
+	vs, ve := lastContactVerb(sentence)
+	return vs >= 0 && imperative(bytes.TrimRight(sentence[:vs], " \t")) && len(bytes.Fields(sentence[ve:])) <= contactObjectWords
+}
+
+// imperative reports whether the text before a verb of contacting makes
+// it a request: nothing (the sentence starts with it), a clause's
+// punctuation ("For support, contact …", "(contact …"), "please", "to"
+// ("feel free to contact"), or in Chinese 请 (please) or a full-width
+// comma or colon. A subject before it ("We contact the sponsor at …")
+// or a preposition ("via email at …") is not one.
+func imperative(before []byte) bool {
+	if len(before) == 0 {
+		return true
+	}
+	switch before[len(before)-1] {
+	case ',', ':', ';', '(', ')', '-', '*', '_':
+		return true
+	}
+	if wordSuffixFold(before, "please") || wordSuffixFold(before, "to") {
+		return true
+	}
+	for _, s := range []string{"请", "請", "，", "：", "（"} {
+		if bytes.HasSuffix(before, []byte(s)) {
+			return true
+		}
+	}
+	return false
+}
+
+// wordSuffixFold reports whether b ends with the lower case word w, a
+// whole word after a blank.
+func wordSuffixFold(b []byte, w string) bool {
+	return hasSuffixFold(b, w) && (len(b) == len(w) || b[len(b)-len(w)-1] == ' ' || b[len(b)-len(w)-1] == '\t')
+}
+
+// sentenceBegin returns where the last sentence of b begins: after the
+// last ". ", "! ", "? " or an ideographic full stop (。！？), or 0.
+func sentenceBegin(b []byte) int {
+	for k := len(b) - 1; k > 0; k-- {
+		if (b[k] == ' ' || b[k] == '\t') && (b[k-1] == '.' || b[k-1] == '!' || b[k-1] == '?') {
+			return k + 1
+		}
+		if k >= 2 && fullStop(b[k-2:k+1]) {
+			return k + 1
+		}
+	}
+	return 0
+}
+
+// sentenceEnds reports a line that ends a sentence: its last byte a
+// full stop, '!' or '?' (ASCII or ideographic).
+func sentenceEnds(b []byte) bool {
+	c := before(b, len(b))
+	return c == '.' || c == '!' || c == '?' || (len(b) >= 3 && fullStop(b[len(b)-3:]))
+}
+
+// fullStop reports the UTF-8 bytes of an ideographic full stop or a
+// fullwidth exclamation or question mark.
+func fullStop(b []byte) bool {
+	s := string(b)
+	return s == "。" || s == "！" || s == "？"
+}
+
+// contactStems begin the verb of contacting as English and the European
+// languages a README is translated to write it (contact, contactez,
+// contacta, kontaktieren, contattare, contate); contactWords are the
+// other English verbs of writing to someone at an address; contactCJK is
+// the verb in Chinese (simplified and traditional), whose sentence puts
+// the address after it as English does.
+var (
+	contactStems = []string{"contact", "kontakt", "contat"}
+	contactWords = []string{"email", "e-mail", "mail", "reach"}
+	contactCJK   = []string{"联系", "聯繫", "聯絡", "联络"}
+)
+
+// lastContactVerb returns the span of the last verb of contacting in b,
+// or -1, -1. A stem is read as the start of a whole word (not "contacts",
+// the plural noun); the other English verbs as whole words.
+func lastContactVerb(b []byte) (start, end int) {
+	start, end = -1, -1
+	for i := 0; i < len(b); {
+		if !isAlpha(b[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(b) && (isAlpha(b[j]) || (b[j] == '-' && isAlpha(at(b, j+1)))) {
+			j++
+		}
+		w := b[i:j]
+		if !isWord(before(b, i)) && !isWord(at(b, j)) && contactVerb(w) {
+			start, end = i, j
+		}
+		i = j
+	}
+	for _, v := range contactCJK {
+		if k := bytes.LastIndex(b, []byte(v)); k >= 0 && k+len(v) > end {
+			start, end = k, k+len(v)
+		}
+	}
+	return start, end
+}
+
+// contactVerb reports a word (letters and hyphens) that is a verb of
+// contacting.
+func contactVerb(w []byte) bool {
+	if equalFold(w, "contacts") {
+		return false
+	}
+	for _, s := range contactStems {
+		if len(w) >= len(s) && equalFold(w[:len(s)], s) {
+			return true
+		}
+	}
+	for _, s := range contactWords {
+		if equalFold(w, s) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,51 @@
+package pii
+
+import (
+	"testing"
+
+	"github.com/privscan/privscan/finding"
+)
+
+// TestRound22Rules: the shapes held-out round 22 showed, and near misses
+// that keep their warning. Synthetic names and hosts only; each fragment
+// is the added lines alone, numbered from line 1 of the file.
+func TestRound22Rules(t *testing.T) {
+	d, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []severityCase{
+		// A documentation sentence offering the address as a contact.
+		{"support sentence wrapped before at", "README.md", finding.KindDiff, "For commercial support (consulting, training\nand plugins), contact Example Corp\nat <ada.example@mailhost.io>.", []string{"note"}},
+		{"contact a linked name, wrapped", "README.md", finding.KindDiff, "For commercial support, contact\u00a0[Example\u00a0Corp]\nat <ada.example@mailhost.io>.", []string{"note"}},
+		{"contact us at, one line", "docs/support.md", finding.KindDiff, "Need help? Please contact us at ada.example@mailhost.io.", []string{"note"}},
+		{"contact at, no object", "README.md", finding.KindDiff, "For sponsorship, contact at ada.example@mailhost.io", []string{"note"}},
+		{"email us via", "docs/index.rst", finding.KindDiff, "Email the team via `ada.example@mailhost.io`.", []string{"note"}},
+		{"translated README, Chinese", "README.cn.md", finding.KindDiff, "如果需要商业支持，请联系 [Example Corp](https://mailhost.io/)\n邮箱 <ada.example@mailhost.io>。", []string{"note"}},
+		{"only the wrapped tail added", "README.md", finding.KindDiff, "at <ada.example@mailhost.io>.", []string{"note"}},
+		{"translated README, French", "README.fr.md", finding.KindDiff, "Pour un support commercial, contactez-nous à ada.example@mailhost.io.", []string{"note"}},
+		// Recall: no preposition, "write to", the sentence goes on after
+		// the address, the verb in an earlier sentence, too far from it,
+		// the plural noun, outside documentation, in a fixture.
+		{"contact, direct object", "README.md", finding.KindDiff, "Please contact ada.example@mailhost.io.", []string{"warning"}},
+		{"write to", "README.md", finding.KindDiff, "For help, write to ada.example@mailhost.io.", []string{"warning"}},
+		{"sentence goes on", "README.md", finding.KindDiff, "Contact Ada at ada.example@mailhost.io to get her old key.", []string{"warning"}},
+		{"sentence goes on after a comma", "README.md", finding.KindDiff, "Contact Ada at ada.example@mailhost.io, who keeps the data.", []string{"warning"}},
+		{"verb in an earlier sentence", "README.md", finding.KindDiff, "We contacted Ada. She now lives\nat ada.example@mailhost.io.", []string{"warning"}},
+		{"verb in an earlier line's sentence", "README.md", finding.KindDiff, "Contact the team.\nAda is at ada.example@mailhost.io.", []string{"warning"}},
+		{"verb too far", "README.md", finding.KindDiff, "Contact forms were broken for a week, and the new owner is at ada.example@mailhost.io.", []string{"warning"}},
+		{"plural noun", "README.md", finding.KindDiff, "Our contacts at ada.example@mailhost.io.", []string{"warning"}},
+		{"a blank line between", "README.md", finding.KindDiff, "Contact Ada\n\nat ada.example@mailhost.io.", []string{"warning"}},
+		{"contact sentence in code", "src/app.py", finding.KindDiff, "# contact us at ada.example@mailhost.io", []string{"warning"}},
+		{"contact sentence in a fixture", "test/fixtures/README.md", finding.KindDiff, "Contact us at ada.example@mailhost.io.", []string{"warning"}},
+		{"contact sentence in a message", "", finding.KindCommitMessage, "Docs\n\nContact us at ada.example@mailhost.io.", []string{"warning"}},
+		{"tail alone, no brackets", "README.md", finding.KindDiff, "at ada.example@mailhost.io.", []string{"warning"}},
+		{"tail alone, goes on", "README.md", finding.KindDiff, "at <ada.example@mailhost.io> to get her key.", []string{"warning"}},
+		{"tail alone, words before at", "README.md", finding.KindDiff, "Ada lives at <ada.example@mailhost.io>.", []string{"warning"}},
+		{"tail after an added statement", "README.md", finding.KindDiff, "We wrote to the sponsor\nat <ada.example@mailhost.io>.", []string{"warning"}},
+		{"a statement, not a request", "README.md", finding.KindDiff, "We contact the sponsor at ada.example@mailhost.io", []string{"warning"}},
+		{"email as a noun", "README.md", finding.KindDiff, "Ask the team via email at ada.example@mailhost.io", []string{"warning"}},
+		{"other script, no verb", "README.cn.md", finding.KindDiff, "作者邮箱 ada.example@mailhost.io", []string{"warning"}},
+	}
+	runSeverityCases(t, d, 1, 1, cases)
+}
