@@ -247,6 +247,9 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 					if message && inlineTrailer(text, start) {
 						return // a trailer a squash merge left inside a line
 					}
+					if r22.notMailbox(k, text, start, end) {
+						return // "user:password@host" quoted in a file about URLs
+					}
 					switch {
 					case credits || inAuthors || inManifest || manifestCredit(mkind, text, start, end) || attributedOnLine(text, start) ||
 						(readme && (escapedCredit(text, start, end) || shortlogLine(text))) || (changelog && (identForm(text, start, end) || changelogEntryCredit(text, start, end))) ||

@@ -2,6 +2,7 @@ package pii
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/privscan/privscan/scanner"
 )
@@ -16,6 +17,9 @@ type round22 struct {
 	// docs: a documentation file outside fixtures, for its contact
 	// sentences.
 	docs bool
+	// url: a file about URLs (its base name names them), for a quoted
+	// authority without a port.
+	url bool
 }
 
 // newRound22 returns the state of round 22's rules for a fragment of the
@@ -26,7 +30,14 @@ func newRound22(p string, message, docs bool) round22 {
 	}
 	return round22{
 		docs: docs && !inFixtureDir(p),
+		url:  urlFile(p),
 	}
+}
+
+// notMailbox reports an email candidate at text[start:end] that a
+// round-22 rule reads as no address at all.
+func (r *round22) notMailbox(k kind, text []byte, start, end int) bool {
+	return k == kindEmail && r.url && bareAuthority(text, start, end)
 }
 
 // lower returns the description of a note for an email finding at
@@ -251,4 +262,66 @@ func contactVerb(w []byte) bool {
 		}
 	}
 	return false
+}
+
+// urlFile reports a file about URLs: its base name holds "url", "uri" or
+// "netloc" as a word of its own (test_url_build.py, urls.py, URLTest.java,
+// uri_test.go; not curl.c or security.md): a URL library's code and
+// tests, where a quoted user:password@host is an authority.
+func urlFile(p string) bool {
+	base := p[strings.LastIndexByte(p, '/')+1:]
+	for _, w := range []string{"url", "uri", "netloc"} {
+		for i := 0; i+len(w) <= len(base); i++ {
+			if !equalFold([]byte(base[i:i+len(w)]), w) {
+				continue
+			}
+			b := before([]byte(base), i)
+			if !isAlpha(b) || (isUpper(base[i]) && isLower(b)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// addressSchemes are the URI schemes and the labels whose value is a
+// mailbox (RFC 6068 mailto, RFC 3261 sip, RFC 5122 xmpp, RFC 3860 im,
+// RFC 3859 pres, RFC 7565 acct, and the mail header and git ident
+// labels), lower case: "scheme:local@host" there is an address after its
+// scheme, not a user name and a password.
+var addressSchemes = []string{"mailto", "sip", "sips", "xmpp", "im", "pres", "acct", "mid", "cid", "news", "nntp",
+	"mail", "email", "e-mail", "from", "to", "cc", "bcc", "sender", "reply-to", "author", "committer", "contact"}
+
+// bareAuthority reports whether the candidate at b[start:end] is the
+// password and host of a URL authority without a scheme or a port,
+// quoted whole: "user:password@host", as RFC 3986's authority (section
+// 3.2) and a URL library's tests write it (round 20's urlAuthority reads
+// the form with a port in any file). A colon before the local part makes
+// it no mailbox: ':' is not an atom character of RFC 5322. The user name
+// runs back to the opening quote (letters, digits, '.', '_', '~', '-',
+// '%'), and the closing quote follows the host. A scheme or label whose
+// value is a mailbox (mailto:, sip:, from:) keeps its finding.
+func bareAuthority(b []byte, start, end int) bool {
+	q := at(b, end)
+	if before(b, start) != ':' || (q != '"' && q != '\'') {
+		return false
+	}
+	j := start - 1
+	for j > 0 && b[j-1] != q {
+		c := b[j-1]
+		if !isAlnum(c) && c != '.' && c != '_' && c != '~' && c != '-' && c != '%' {
+			return false
+		}
+		j--
+	}
+	if j == 0 || j == start-1 {
+		return false
+	}
+	user := b[j : start-1]
+	for _, s := range addressSchemes {
+		if equalFold(user, s) {
+			return false
+		}
+	}
+	return true
 }

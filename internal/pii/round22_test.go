@@ -46,6 +46,21 @@ func TestRound22Rules(t *testing.T) {
 		{"a statement, not a request", "README.md", finding.KindDiff, "We contact the sponsor at ada.example@mailhost.io", []string{"warning"}},
 		{"email as a noun", "README.md", finding.KindDiff, "Ask the team via email at ada.example@mailhost.io", []string{"warning"}},
 		{"other script, no verb", "README.cn.md", finding.KindDiff, "作者邮箱 ada.example@mailhost.io", []string{"warning"}},
+		// A quoted authority without a scheme or a port, in a file about
+		// URLs: no finding.
+		{"authority in a URL test", "tests/test_url_build.py", finding.KindDiff, `        ("user:secret@www.mailhost.io", True),`, nil},
+		{"authority, single quotes", "test/URLParserTest.php", finding.KindDiff, `$this->assertSame('ana:s3cret@mailhost.io', $u->authority());`, nil},
+		{"authority in a netloc test", "tests/test_url_update_netloc.py", finding.KindDiff, `url.with_netloc("ana.lima:pw@mailhost.io")`, nil},
+		// Recall: outside a file about URLs, a mailbox scheme or label,
+		// no colon, text after the host, a blank in the user, unquoted.
+		{"authority in another file", "src/x.py", finding.KindDiff, `        ("user:secret@www.mailhost.io", True),`, []string{"warning"}},
+		{"a word holding url", "src/curl_opts.c", finding.KindDiff, `"user:secret@www.mailhost.io"`, []string{"warning"}},
+		{"mailto in a URL test", "tests/test_url.py", finding.KindDiff, `URL("mailto:ada.example@mailhost.io")`, []string{"warning"}},
+		{"from label in a URL test", "tests/test_url.py", finding.KindDiff, `q = "From:ada.example@mailhost.io"`, []string{"warning"}},
+		{"no colon in a URL test", "tests/test_url.py", finding.KindDiff, `URL("ada.example@mailhost.io")`, []string{"warning"}},
+		{"text after the host", "tests/test_url.py", finding.KindDiff, `x = "ana:ada.example@mailhost.io and more"`, []string{"warning"}},
+		{"blank in the user", "tests/test_url.py", finding.KindDiff, `x = "Dear ana:ada.example@mailhost.io"`, []string{"warning"}},
+		{"unquoted", "tests/test_url.py", finding.KindDiff, `see ana:ada.example@mailhost.io`, []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 1, cases)
 }
