@@ -136,6 +136,8 @@ func FuzzDetectFragment(f *testing.F) {
 	f.Add("run \"git\", \"config\", \"user.email\", \"a@mailhost.io\"\ngitUserEmail = 'b@mailhost.io'\ngit.commit().setCommitter(\"C\", \"c@mailhost.io\")\n(\"\", \"d@mailhost.io", uint8(1))
 	f.Add("<!--\n:Authors: A\n:Address: a@mailhost.io\n    b@mailhost.io\n:Modified by: C <c@mailhost.io>\n:by: <d@mailhost.io>", uint8(1))
 	f.Add("/*\n  Author: A B\n  <a@mailhost.io>\n*/\n\"\"\"\n@contact: b@mailhost.io\n\"\"\"\nfpm -m c@mailhost.io \\\n.. moduleauthor:: D <d@mailhost.io>\nssh-rsa AAAAB3NzaC1yc2EAAAADAQAB e@mailhost.io", uint8(1))
+	f.Add("S\n\nBody.\n\nA B <a@mailhost.io>\n  C <c@mailhost.io>\nCc: D\n\n\n", uint8(0))
+	f.Add("S\n\n\nA <a@mailhost.io>\nx\n\n<b@mailhost.io>\n", uint8(0))
 	f.Add("Adds A B <a@mailhost.io> to AUTHORS\n\nAdd C <c@mailhost.io> to the THANKS file\n<d@mailhost.io> to\nE <e@mailhost.io> to ", uint8(0))
 	f.Add("__author__ = \"\"\"\\\nA <a@mailhost.io>;\\\n\"\"\"\nb@mailhost.io\n__email__='''c@mailhost.io\n__author__ = r'''\nd@mailhost.io'''", uint8(65))
 	d, err := New(Config{})

@@ -195,7 +195,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	// r21: the rules built after round 21 (round21.go).
 	r21 := newRound21(f.Path, message, docs)
 	// r22: the rules built after round 22 (round22.go).
-	r22 := newRound22(f.Path, message, docs)
+	r22 := newRound22(f.Path, message, docs, f.Lines)
 	for i := range f.Lines {
 		text := f.Lines[i].Text
 		st := scanLine(text)

@@ -20,12 +20,20 @@ type round22 struct {
 	// url: a file about URLs (its base name names them), for a quoted
 	// authority without a port.
 	url bool
+	// sigFrom, sigTo: the lines of a commit message's closing signature
+	// block (sigFrom < sigTo), or 0, 0.
+	sigFrom, sigTo int
 }
 
 // newRound22 returns the state of round 22's rules for a fragment of the
-// file p, or of a commit message.
-func newRound22(p string, message, docs bool) round22 {
-	if message || p == "" {
+// file p, or of a commit message (its lines).
+func newRound22(p string, message, docs bool, lines []scanner.Line) round22 {
+	if message {
+		var r round22
+		r.sigFrom, r.sigTo = signatureBlock(lines)
+		return r
+	}
+	if p == "" {
 		return round22{}
 	}
 	return round22{
@@ -49,6 +57,9 @@ func (r *round22) lower(k kind, lines []scanner.Line, i, start, end int) string 
 	}
 	if r.docs && contactSentence(lines, i, start, end) {
 		return contactSentenceDescription
+	}
+	if i >= r.sigFrom && i < r.sigTo {
+		return attributionDescription
 	}
 	return ""
 }
@@ -324,4 +335,42 @@ func bareAuthority(b []byte, start, end int) bool {
 		}
 	}
 	return true
+}
+
+// signatureBlock returns the lines [from, to) of a commit message's
+// closing signature block: its last paragraph (after a blank line, not
+// the subject's), every line of it one person in git's ident form, "Name
+// <address>" (identLine), or a people trailer, with at least one ident
+// line. It is where trailers stand, and a message that ends by listing
+// its people without keys ("Ada Example <address>" / "Bo Sample
+// <address>") names the commit's authors as Co-authored-by would. A
+// paragraph with prose, a block followed by another paragraph, and a
+// single paragraph (the subject) are not one: 0, 0.
+func signatureBlock(lines []scanner.Line) (from, to int) {
+	end := len(lines)
+	for end > 0 && len(bytes.TrimSpace(lines[end-1].Text)) == 0 {
+		end--
+	}
+	start := end
+	for start > 0 && len(bytes.TrimSpace(lines[start-1].Text)) != 0 {
+		start--
+	}
+	if start == 0 || start == end {
+		return 0, 0
+	}
+	idents := 0
+	for _, l := range lines[start:end] {
+		t := bytes.TrimLeft(l.Text, " \t")
+		switch {
+		case identLine(t):
+			idents++
+		case personTrailer(t):
+		default:
+			return 0, 0
+		}
+	}
+	if idents == 0 {
+		return 0, 0
+	}
+	return start, end
 }

@@ -61,6 +61,17 @@ func TestRound22Rules(t *testing.T) {
 		{"text after the host", "tests/test_url.py", finding.KindDiff, `x = "ana:ada.example@mailhost.io and more"`, []string{"warning"}},
 		{"blank in the user", "tests/test_url.py", finding.KindDiff, `x = "Dear ana:ada.example@mailhost.io"`, []string{"warning"}},
 		{"unquoted", "tests/test_url.py", finding.KindDiff, `see ana:ada.example@mailhost.io`, []string{"warning"}},
+		// A commit message's closing signature block.
+		{"signature block", "", finding.KindCommitMessage, "Handle an invalid response\n\nRaise an error instead of a nil pointer.\n\nAda Example <ada.example@mailhost.io>\nBo Sample <bo.sample@mailhost.io>\n", []string{"note", "note"}},
+		{"signature block with a trailer", "", finding.KindCommitMessage, "Fix x\n\nBody.\n\nAda Example <ada.example@mailhost.io>\nSigned-off-by: Bo Sample <bo.sample@mailhost.io>", []string{"note"}},
+		{"signature block after the subject", "", finding.KindCommitMessage, "Fix x\n\nAda Example <ada.example@mailhost.io>", []string{"note"}},
+		// Recall: another paragraph after it, prose in it, the subject,
+		// a name in lower case, a trailer-shaped prose key.
+		{"block then a paragraph", "", finding.KindCommitMessage, "Fix x\n\nAda Example <ada.example@mailhost.io>\n\nMore text.", []string{"warning"}},
+		{"prose in the block", "", finding.KindCommitMessage, "Fix x\n\nBody.\n\nAsk her:\nAda Example <ada.example@mailhost.io>", []string{"warning"}},
+		{"ident in the subject only", "", finding.KindCommitMessage, "Ada Example <ada.example@mailhost.io>", []string{"warning"}},
+		{"a name in lower case", "", finding.KindCommitMessage, "Fix x\n\nBody.\n\nada <ada.example@mailhost.io>", []string{"warning"}},
+		{"ident with words after", "", finding.KindCommitMessage, "Fix x\n\nBody.\n\nAda Example <ada.example@mailhost.io> lives here", []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 1, cases)
 }
