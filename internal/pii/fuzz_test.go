@@ -226,6 +226,7 @@ func FuzzDetectPath(f *testing.F) {
 	f.Add("gpg --export-secret-key --armour a@mailhost.io\ntwine upload -s -i b@mailhost.io\ndebsign -kc@mailhost.io\n- d@mailhost.io\n-\n%_gpg_name E <e@mailhost.io>\ngpg -r f@mailhost.io; x -u g@mailhost.io\n--local-user=h@mailhost.io", ".travis.yml", uint8(1))
 	f.Add("Contact a@mailhost.io\n<b@mailhost.io>\nmailto:c@mailhost.io", ".github/CODE_OF_CONDUCT.md", uint8(1))
 	f.Add("Contact a@mailhost.io", "testdata/CONDUCT", uint8(1))
+	f.Add("    spec.email = \"a@mailhost.io\"\nend\n  spec.summary = 'x'\n s.authors = ['B <b@mailhost.io>'] do |\n s.homepage=\n=c@mailhost.io\n.email = 'd@mailhost.io'\n.summary = 1", "Thorfile", uint8(1))
 	f.Add("(\"u:p@h.mailhost.io\", True)\n'mailto:a@mailhost.io'\n\":b@mailhost.io\"\n'x y:c@mailhost.io'\n\"u:d@mailhost.io\n':e@mailhost.io:'", "tests/test_url_build.py", uint8(1))
 	f.Add("请联系 [A](https://m.io)\n邮箱 <a@mailhost.io>。\nFor x, contact\u00a0[B]\nat <b@mailhost.io>. contact at c@mailhost.io.x\nto contact\nat\n<d@mailhost.io>)。", "README.cn.md", uint8(1))
 	f.Add("  # Jeweler::Tasks.new do |gem|\n    # gem.email = \"a@mailhost.io;b@mailhost.io\"\n# s.email = %w[c@mailhost.io\n#s.email=\n# x.email = 'd@mailhost.io' # e@mailhost.io", "Gemfile", uint8(1))

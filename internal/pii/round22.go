@@ -23,6 +23,9 @@ type round22 struct {
 	// sigFrom, sigTo: the lines of a commit message's closing signature
 	// block (sigFrom < sigTo), or 0, 0.
 	sigFrom, sigTo int
+	// rubyBuild: a file that builds a Ruby package, for its gem
+	// specification's fields.
+	rubyBuild bool
 }
 
 // newRound22 returns the state of round 22's rules for a fragment of the
@@ -37,8 +40,9 @@ func newRound22(p string, message, docs bool, lines []scanner.Line) round22 {
 		return round22{}
 	}
 	return round22{
-		docs: docs && !inFixtureDir(p),
-		url:  urlFile(p),
+		docs:      docs && !inFixtureDir(p),
+		url:       urlFile(p),
+		rubyBuild: rubyBuildFile(p),
 	}
 }
 
@@ -59,6 +63,9 @@ func (r *round22) lower(k kind, lines []scanner.Line, i, start, end int) string 
 		return contactSentenceDescription
 	}
 	if i >= r.sigFrom && i < r.sigTo {
+		return attributionDescription
+	}
+	if r.rubyBuild && rakefileGemField(lines, i, start) {
 		return attributionDescription
 	}
 	return ""
@@ -373,4 +380,39 @@ func signatureBlock(lines []scanner.Line) (from, to int) {
 		return 0, 0
 	}
 	return start, end
+}
+
+// rakefileGemField reports, in a file that builds a Ruby package
+// (rubyBuildFile: a Rakefile, a Thorfile, a .rake file), an address in
+// the value of an email, authors or author field assigned on a variable
+// ("spec.email = …") on which a gem-only field (summary, homepage;
+// gemSpecFields) is assigned further down the fragment, within
+// gemLookahead lines of the file, with no block's end or opener between:
+// the variable is a gem specification's, whose block opener is context
+// the diff does not show. gemFieldAhead reads the same in any Ruby file
+// but only over consecutive added lines; this reads across the unchanged
+// lines a hunk skips ("spec.email" and "spec.summary" changed, the
+// "spec.homepage" between them not). Another variable's field, a block
+// boundary between, a field further away, a comparison, and an address
+// before the '=' keep the warning.
+func rakefileGemField(lines []scanner.Line, i, start int) bool {
+	text := lines[i].Text
+	v, field := fieldAssignment(bytes.TrimLeft(text, " \t"))
+	if v == nil || (field != "email" && field != "authors" && field != "author") {
+		return false
+	}
+	if eq := bytes.IndexByte(text, '='); eq < 0 || start < eq {
+		return false
+	}
+	for k := i + 1; k < len(lines) && lines[k].Number <= lines[i].Number+gemLookahead; k++ {
+		t := bytes.TrimSpace(lines[k].Text)
+		if string(t) == "end" || bytes.HasPrefix(t, []byte("}")) || bytes.Contains(t, []byte("do |")) || bytes.Contains(t, []byte("{ |")) {
+			return false
+		}
+		w, f := fieldAssignment(t)
+		if w != nil && bytes.Equal(w, v) && isGemSpecField(f) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,9 +1,13 @@
 package pii
 
 import (
+	"fmt"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/privscan/privscan/finding"
+	"github.com/privscan/privscan/scanner"
 )
 
 // TestRound22Rules: the shapes held-out round 22 showed, and near misses
@@ -74,4 +78,48 @@ func TestRound22Rules(t *testing.T) {
 		{"ident with words after", "", finding.KindCommitMessage, "Fix x\n\nBody.\n\nAda Example <ada.example@mailhost.io> lives here", []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 1, cases)
+}
+
+// TestRound22GemFieldAcrossGaps: a gem specification's email in a file
+// that builds a Ruby package, a gem-only field on the same variable
+// further down the hunk with unchanged lines between. In each text a
+// line "@@N" numbers the next added line N (the lines it skips are
+// context the diff does not show).
+func TestRound22GemFieldAcrossGaps(t *testing.T) {
+	d, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []severityCase{
+		// A gem specification's email in a Rakefile, its block opener
+		// and an unchanged line between it and a gem-only field context
+		// the diff does not show.
+		{"Rakefile email, summary after a context line", "Rakefile", finding.KindDiff, "    spec.email = \"ada.example@mailhost.io\"\n@@3\n    spec.summary = \"x\"", []string{"note"}},
+		{"Thorfile authors, homepage further down", "Thorfile", finding.KindDiff, "  gem.authors = [\"Ada Example <ada.example@mailhost.io>\"]\n@@5\n  gem.homepage = \"https://mailhost.io\"", []string{"note"}},
+		// Recall: another variable's field, a block boundary between, a
+		// field too far, a comparison, another Ruby file, a fixture.
+		{"another variable's field after a gap", "Rakefile", finding.KindDiff, "    spec.email = \"ada.example@mailhost.io\"\n@@3\n    other.summary = \"x\"", []string{"warning"}},
+		{"a block ends between", "Rakefile", finding.KindDiff, "  s.email = \"ada.example@mailhost.io\"\n@@3\nend\nGem::Specification.new do |s|\n  s.summary = \"x\"", []string{"warning"}},
+		{"gem field too far", "Rakefile", finding.KindDiff, "    spec.email = \"ada.example@mailhost.io\"\n@@12\n    spec.summary = \"x\"", []string{"warning"}},
+		{"a comparison", "Rakefile", finding.KindDiff, "    fail unless spec.email == \"ada.example@mailhost.io\"\n@@3\n    spec.summary = \"x\"", []string{"warning"}},
+		{"another Ruby file", "lib/mailer.rb", finding.KindDiff, "    spec.email = \"ada.example@mailhost.io\"\n@@3\n    spec.summary = \"x\"", []string{"warning"}},
+		{"a fixture Rakefile", "spec/fixtures/Rakefile", finding.KindDiff, "    spec.email = \"ada.example@mailhost.io\"\n@@3\n    spec.summary = \"x\"", []string{"warning"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := &scanner.Fragment{Kind: c.kind, Path: c.path}
+			n := 1
+			for _, l := range strings.Split(c.text, "\n") {
+				if strings.HasPrefix(l, "@@") {
+					n, _ = strconv.Atoi(l[2:])
+					continue
+				}
+				f.Lines = append(f.Lines, scanner.Line{Number: n, Text: []byte(l)})
+				n++
+			}
+			if got := emailSeverities(t, d, f); fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("severities %v, want %v", got, c.want)
+			}
+		})
+	}
 }
