@@ -196,6 +196,8 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	r21 := newRound21(f.Path, message, docs)
 	// r22: the rules built after round 22 (round22.go).
 	r22 := newRound22(f.Path, message, docs, f.Lines)
+	// r23: the rules built after round 23 (round23.go).
+	r23 := newRound23(f.Path, message)
 	for i := range f.Lines {
 		text := f.Lines[i].Text
 		st := scanLine(text)
@@ -287,6 +289,8 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 					} else if d := r21.lower(k, f.Lines, i, start, end); d != "" {
 						sev, desc = finding.SeverityNote, d
 					} else if d := r22.lower(k, f.Lines, i, start, end); d != "" {
+						sev, desc = finding.SeverityNote, d
+					} else if d := r23.lower(k, f.Lines, i, start, end); d != "" {
 						sev, desc = finding.SeverityNote, d
 					}
 				}

@@ -1,0 +1,107 @@
+package pii
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/privscan/privscan/finding"
+	"github.com/privscan/privscan/scanner"
+)
+
+// TestRound23Rules: the shapes held-out round 23 showed, and near misses
+// that keep their warning. Synthetic names and hosts only; each fragment
+// is the added lines alone, numbered from line 1 of the file.
+func TestRound23Rules(t *testing.T) {
+	d, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []severityCase{
+		// A Helm chart's maintainers item, its "maintainers:" key context
+		// the fragment does not carry.
+		{"chart item added under an unchanged key", "charts/demo/Chart.yaml", finding.KindDiff, "  - name: Ada Example\n    email: ada.example@mailhost.io", []string{"note"}},
+		{"chart item's email changed", "charts/demo/Chart.yaml", finding.KindDiff, "    email: ada.example@mailhost.io", []string{"note"}},
+		{"chart item opened by email, quoted", "Chart.yaml", finding.KindDiff, "  - email: \"ada.example@mailhost.io\"\n    name: Ada Example", []string{"note"}},
+		{"chart email, single quotes", "charts/demo/Chart.yaml", finding.KindDiff, "    email: 'ada.example@mailhost.io'", []string{"note"}},
+		// Recall: unindented (no such field in the schema), another
+		// field, a comment, text after the value, another YAML file, a
+		// chart under a test directory.
+		{"chart top-level email", "charts/demo/Chart.yaml", finding.KindDiff, "email: ada.example@mailhost.io", []string{"warning"}},
+		{"chart description", "charts/demo/Chart.yaml", finding.KindDiff, "  description: ask ada.example@mailhost.io", []string{"warning"}},
+		{"chart comment", "charts/demo/Chart.yaml", finding.KindDiff, "  # email: ada.example@mailhost.io", []string{"warning"}},
+		{"chart email with text after", "charts/demo/Chart.yaml", finding.KindDiff, "    email: ada.example@mailhost.io until May", []string{"warning"}},
+		{"chart email, unbalanced quote", "charts/demo/Chart.yaml", finding.KindDiff, "    email: \"ada.example@mailhost.io", []string{"warning"}},
+		{"email field in values.yaml", "charts/demo/values.yaml", finding.KindDiff, "    email: ada.example@mailhost.io", []string{"warning"}},
+		{"chart in a fixture", "test/fixtures/Chart.yaml", finding.KindDiff, "    email: ada.example@mailhost.io", []string{"warning"}},
+		// A PEAR package.xml's <email> inside a people element whose
+		// opening tag is context.
+		{"pear email, element closes below", "package.xml", finding.KindDiff, "   <email>ada.example@mailhost.io</email>\n   <role>lead</role>\n  </maintainer>", []string{"note"}},
+		{"pear lead closes below", "package.xml", finding.KindDiff, "  <email>ada.example@mailhost.io</email>\n  <active>yes</active>\n </lead>", []string{"note"}},
+		// Recall: another element opens first, no closing tag, the
+		// address outside <email>, another XML file.
+		{"pear, another element opens first", "package.xml", finding.KindDiff, "   <email>ada.example@mailhost.io</email>\n  <developer>\n  </developer>", []string{"warning"}},
+		{"pear, no closing tag", "package.xml", finding.KindDiff, "   <email>ada.example@mailhost.io</email>\n   <role>lead</role>", []string{"warning"}},
+		{"pear, address in another element", "package.xml", finding.KindDiff, "   <notes>ada.example@mailhost.io</notes>\n  </maintainer>", []string{"warning"}},
+		{"email element in another xml", "config/site.xml", finding.KindDiff, "   <email>ada.example@mailhost.io</email>\n  </maintainer>", []string{"warning"}},
+	}
+	runSeverityCases(t, d, 1, 1, cases)
+}
+
+// TestRound23Gaps: a rule that reads across the following added lines
+// stops at a gap in the file's numbering (a line the hunk left
+// unchanged, or another hunk).
+func TestRound23Gaps(t *testing.T) {
+	d, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name    string
+		path    string
+		numbers []int
+		text    string
+		want    []string
+	}{
+		{"pear, consecutive", "package.xml", []int{10, 11}, "   <email>ada.example@mailhost.io</email>\n  </maintainer>", []string{"note"}},
+		{"pear, a gap before the closing tag", "package.xml", []int{10, 12}, "   <email>ada.example@mailhost.io</email>\n  </maintainer>", []string{"warning"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := &scanner.Fragment{Kind: finding.KindDiff, Path: c.path}
+			for i, l := range strings.Split(c.text, "\n") {
+				f.Lines = append(f.Lines, scanner.Line{Number: c.numbers[i], Text: []byte(l)})
+			}
+			if got := emailSeverities(t, d, f); fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("severities %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+// FuzzRound23 runs the detectors over arbitrary fragments of the files
+// round 23's rules read (a Helm chart's Chart.yaml, a PEAR package.xml),
+// the lines numbered with gaps where sel says.
+func FuzzRound23(f *testing.F) {
+	f.Add("  - name: A B\n    email: a.b@mailhost.io\n  - email: 'c@mailhost.io\n    email: \"d@mailhost.io\"x", uint8(0))
+	f.Add("email: a@mailhost.io\n  -  email:b@mailhost.io\n    email:\n- email: c@mailhost.io #", uint8(2))
+	f.Add("   <email>a.b@mailhost.io</email>\n   <role>lead</role>\n  </maintainer>\n<EMAIL>c@mailhost.io\n</lead>", uint8(1))
+	f.Add("<email>a@mailhost.io\n<developer>\n</developer>\n<email>\n</helper", uint8(3))
+	d, err := New(Config{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	paths := []string{"charts/x/Chart.yaml", "package.xml"}
+	f.Fuzz(func(t *testing.T, text string, sel uint8) {
+		fr := &scanner.Fragment{Kind: finding.KindDiff, Path: paths[int(sel)%len(paths)]}
+		n := 0
+		for i, l := range strings.Split(text, "\n") {
+			n++
+			if sel&(1<<uint(2+i%6)) != 0 {
+				n++ // a line the hunk left unchanged
+			}
+			fr.Lines = append(fr.Lines, scanner.Line{Number: n, Text: []byte(l)})
+		}
+		d.Detect(fr, func(m scanner.Match) { checkMatch(t, fr, m) })
+	})
+}
