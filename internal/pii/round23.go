@@ -3,6 +3,7 @@ package pii
 import (
 	"bytes"
 	"path"
+	"strings"
 
 	"github.com/privscan/privscan/scanner"
 )
@@ -20,6 +21,12 @@ type round23 struct {
 	// pear: a PEAR or PECL package.xml outside fixtures, for an <email>
 	// whose people element opens above the fragment.
 	pear bool
+	// json: a JSON file outside fixtures (not a manifest the manifest
+	// reader knows), for an npm people array.
+	json bool
+	// object: a JSON or JavaScript/TypeScript file outside fixtures, for
+	// an npm bugs object's email.
+	object bool
 }
 
 // newRound23 returns the state of round 23's rules for a fragment of the
@@ -28,9 +35,12 @@ func newRound23(p string, message bool) round23 {
 	if message || p == "" || inFixtureDir(p) {
 		return round23{}
 	}
+	ext := strings.ToLower(path.Ext(p))
 	return round23{
-		chart: equalFold([]byte(path.Base(p)), "chart.yaml"),
-		pear:  manifestOf(p) == manifestPEAR,
+		chart:  equalFold([]byte(path.Base(p)), "chart.yaml"),
+		pear:   manifestOf(p) == manifestPEAR,
+		json:   ext == ".json" && manifestOf(p) == manifestNone,
+		object: ext == ".json" || ext == ".js" || ext == ".ts" || ext == ".mjs" || ext == ".cjs" || ext == ".mts" || ext == ".cts",
 	}
 }
 
@@ -45,6 +55,12 @@ func (r *round23) lower(k kind, lines []scanner.Line, i, start, end int) string 
 		return attributionDescription
 	}
 	if r.pear && pearElementCloses(lines, i, start) {
+		return attributionDescription
+	}
+	if r.json && npmPeopleArrayItem(lines, i, start, end) {
+		return attributionDescription
+	}
+	if r.object && npmBugsEmail(lines, i, start, end) {
 		return attributionDescription
 	}
 	return ""
@@ -137,4 +153,171 @@ func pearElementCloses(lines []scanner.Line, i, start int) bool {
 // ignoring case.
 func hasPrefixFold(b []byte, s string) bool {
 	return len(b) >= len(s) && equalFold(b[:len(s)], s)
+}
+
+// npmPeopleKeys are the keys of npm's package metadata whose value is a
+// person or an array of people (package.json's "people fields").
+var npmPeopleKeys = []string{"author", "contributors", "maintainers"}
+
+// npmPeopleLookback bounds how many added lines an npm people array's
+// item is read back across to the array's opening key.
+const npmPeopleLookback = 16
+
+// npmPeopleArrayItem reports, in a JSON file outside fixtures that the
+// manifest reader does not know (package metadata kept beside
+// package.json, such as a build's package-overrides.json merged into
+// the published one), an address inside an item of an npm people array:
+// the line is one JSON string in npm's person form, `"Name <address>"`
+// or `"Name <address> (url)"`, the address the bracketed part, and the
+// added lines above it, consecutive in the file and each such an item,
+// lead back to a line that opens the array on a people key of npm's
+// (`"contributors": [`, `"maintainers": [`, `"author": [`). npm's person
+// string and its people keys are the package format, not a list of
+// names. An item after a gap, an array on another key ("users"), an
+// item that is not a whole person string, and the same lines in a
+// fixture keep the warning.
+func npmPeopleArrayItem(lines []scanner.Line, i, start, end int) bool {
+	if !npmPersonItem(lines[i].Text, start, end) {
+		return false
+	}
+	for k := i - 1; k >= 0 && i-k <= npmPeopleLookback; k-- {
+		if lines[k].Number+1 != lines[k+1].Number {
+			return false
+		}
+		t := bytes.TrimSpace(lines[k].Text)
+		if key, ok := jsonArrayOpener(t); ok {
+			for _, n := range npmPeopleKeys {
+				if equalFold(key, n) {
+					return true
+				}
+			}
+			return false
+		}
+		if !npmPersonString(t) {
+			return false
+		}
+	}
+	return false
+}
+
+// jsonArrayOpener returns the key of a line that is only `"key": [`.
+func jsonArrayOpener(t []byte) ([]byte, bool) {
+	if len(t) < 5 || t[0] != '"' || t[len(t)-1] != '[' {
+		return nil, false
+	}
+	e := bytes.IndexByte(t[1:], '"')
+	if e < 0 {
+		return nil, false
+	}
+	rest := bytes.TrimSpace(t[2+e : len(t)-1])
+	if string(rest) != ":" {
+		return nil, false
+	}
+	return t[1 : 1+e], true
+}
+
+// npmPersonItem reports a line that is one JSON string in npm's person
+// form whose bracketed address is text[start:end].
+func npmPersonItem(text []byte, start, end int) bool {
+	if start < 1 || end >= len(text) || text[start-1] != '<' || text[end] != '>' {
+		return false
+	}
+	return npmPersonString(bytes.TrimSpace(text))
+}
+
+// npmPersonString reports t (trimmed) as `"Name <address>"` or
+// `"Name <address> (url)"`, a comma after it allowed: a name of at least
+// one character holding no quote or bracket, one address in angle
+// brackets, and optionally a parenthesised URL.
+func npmPersonString(t []byte) bool {
+	t = bytes.TrimSuffix(t, []byte(","))
+	if len(t) < 2 || t[0] != '"' || t[len(t)-1] != '"' {
+		return false
+	}
+	t = t[1 : len(t)-1]
+	lt := bytes.IndexByte(t, '<')
+	gt := bytes.IndexByte(t, '>')
+	if lt < 1 || gt < lt+3 || bytes.IndexByte(t[lt+1:gt], '@') < 0 {
+		return false
+	}
+	name := bytes.TrimSpace(t[:lt])
+	if len(name) == 0 || bytes.ContainsAny(name, "\"<>()") || bytes.ContainsAny(t[lt+1:gt], " <\"") {
+		return false
+	}
+	rest := bytes.TrimSpace(t[gt+1:])
+	if len(rest) == 0 {
+		return true
+	}
+	return rest[0] == '(' && rest[len(rest)-1] == ')' && !bytes.ContainsAny(rest[1:len(rest)-1], "()<>\" ")
+}
+
+// npmBugsLookback bounds how many added lines above an email field the
+// bugs object's opener is looked for (the object holds url and email).
+const npmBugsLookback = 3
+
+// npmBugsEmail reports, in a JSON or JavaScript/TypeScript file outside
+// fixtures, an address that is the whole string value of an `email`
+// field (`"email": "<a>"`, `email: "<a>"`, `email: '<a>'`) inside an npm
+// `bugs` object: a line opening `bugs: {` (or `"bugs": {`) is among the
+// npmBugsLookback added lines above it, consecutive in the file, with no
+// closing brace between. package.json's bugs object is the package's
+// bug-report contact ({url, email}), published with the package, and a
+// build script that writes package.json as an object literal writes the
+// same object. An email field in another object, one after the object
+// closes, a gap, and text beside the address keep the warning.
+func npmBugsEmail(lines []scanner.Line, i, start, end int) bool {
+	if !quotedFieldValue(lines[i].Text, "email", start, end) {
+		return false
+	}
+	for k := i - 1; k >= 0 && i-k <= npmBugsLookback; k-- {
+		if lines[k].Number+1 != lines[k+1].Number {
+			return false
+		}
+		t := bytes.TrimSpace(lines[k].Text)
+		if bytes.IndexByte(t, '}') >= 0 {
+			return false
+		}
+		if bytes.HasSuffix(t, []byte("{")) {
+			key := bytes.TrimSpace(bytes.TrimSuffix(t[:len(t)-1], []byte(" ")))
+			key = bytes.TrimSuffix(key, []byte(":"))
+			key = bytes.Trim(bytes.TrimSpace(key), "\"'")
+			return string(key) == "bugs"
+		}
+	}
+	return false
+}
+
+// quotedFieldValue reports a line that is only `key: "<value>"` (the key
+// bare or quoted, the value in single or double quotes, a comma after
+// it allowed) whose value is text[start:end].
+func quotedFieldValue(text []byte, key string, start, end int) bool {
+	t := bytes.TrimLeft(text, " \t")
+	off := len(text) - len(t)
+	if len(t) > 0 && (t[0] == '"' || t[0] == '\'') {
+		if !bytes.HasPrefix(t[1:], []byte(key)) || len(t) < len(key)+2 || t[1+len(key)] != t[0] {
+			return false
+		}
+		off += len(key) + 2
+	} else {
+		if !bytes.HasPrefix(t, []byte(key)) {
+			return false
+		}
+		off += len(key)
+	}
+	if off >= len(text) || text[off] != ':' {
+		return false
+	}
+	off++
+	for off < len(text) && text[off] == ' ' {
+		off++
+	}
+	if off >= len(text) || (text[off] != '"' && text[off] != '\'') {
+		return false
+	}
+	q := text[off]
+	if start != off+1 || end >= len(text) || text[end] != q {
+		return false
+	}
+	rest := bytes.TrimRight(text[end+1:], " \t\r")
+	return len(rest) == 0 || string(rest) == ","
 }

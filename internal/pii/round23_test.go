@@ -44,6 +44,27 @@ func TestRound23Rules(t *testing.T) {
 		{"pear, no closing tag", "package.xml", finding.KindDiff, "   <email>ada.example@mailhost.io</email>\n   <role>lead</role>", []string{"warning"}},
 		{"pear, address in another element", "package.xml", finding.KindDiff, "   <notes>ada.example@mailhost.io</notes>\n  </maintainer>", []string{"warning"}},
 		{"email element in another xml", "config/site.xml", finding.KindDiff, "   <email>ada.example@mailhost.io</email>\n  </maintainer>", []string{"warning"}},
+		// npm people arrays outside package.json, and a bugs object's
+		// email in JSON or an object literal.
+		{"npm contributors in an overrides file", "middlewares/demo/package-overrides.json", finding.KindDiff, "  \"contributors\": [\n    \"Ada Example <ada.example@mailhost.io> (https://ada.example.org)\",\n    \"Bo Sample <bo.sample@mailhost.io>\"\n  ],", []string{"note", "note"}},
+		{"npm maintainers array", "meta/package.base.json", finding.KindDiff, "\"maintainers\": [\n\"Ada Example <ada.example@mailhost.io>\"", []string{"note"}},
+		{"npm bugs object in a build script", "build/build-package.ts", finding.KindDiff, "    bugs: {\n      url: \"https://example.org/issues\",\n      email: \"ada.example@mailhost.io\",\n    },", []string{"note"}},
+		{"npm bugs object in JSON", "dist/meta.json", finding.KindDiff, "  \"bugs\": {\n    \"url\": \"https://example.org/issues\",\n    \"email\": \"ada.example@mailhost.io\"\n  },", []string{"note"}},
+		{"npm bugs object, single quotes", "bin/pkg.js", finding.KindDiff, "  bugs: {\n    email: 'ada.example@mailhost.io',", []string{"note"}},
+		// Recall: an array on another key, an item that is not a whole
+		// person string, an item in a fixture, a JSON array in a JS
+		// file; an email in another object, after the bugs object
+		// closes, with text beside it, in another language's file.
+		{"array on another key", "data/users.json", finding.KindDiff, "  \"users\": [\n    \"Ada Example <ada.example@mailhost.io>\"\n  ]", []string{"warning"}},
+		{"person string with text after", "data/meta.json", finding.KindDiff, "  \"contributors\": [\n    \"Ada Example <ada.example@mailhost.io> says hi\"\n  ]", []string{"warning"}},
+		{"bare address item", "data/meta.json", finding.KindDiff, "  \"contributors\": [\n    \"ada.example@mailhost.io\"\n  ]", []string{"warning"}},
+		{"people array in a fixture", "test/fixtures/meta.json", finding.KindDiff, "  \"contributors\": [\n    \"Ada Example <ada.example@mailhost.io>\"\n  ]", []string{"warning"}},
+		{"people array, another item between", "data/meta.json", finding.KindDiff, "  \"contributors\": [\n    {\"x\": 1},\n    \"Ada Example <ada.example@mailhost.io>\"", []string{"warning"}},
+		{"email in a user object", "src/seed.ts", finding.KindDiff, "    user: {\n      name: \"Ada\",\n      email: \"ada.example@mailhost.io\",\n    },", []string{"warning"}},
+		{"email after the bugs object closes", "src/pkg.js", finding.KindDiff, "    bugs: { url: \"https://example.org/issues\" },\n    email: \"ada.example@mailhost.io\",", []string{"warning"}},
+		{"bugs email with text beside", "src/pkg.js", finding.KindDiff, "    bugs: {\n      email: \"ada.example@mailhost.io\" + suffix,", []string{"warning"}},
+		{"bugs object in a Python file", "setup_meta.py", finding.KindDiff, "    bugs: {\n      email: \"ada.example@mailhost.io\",", []string{"warning"}},
+		{"bugs object too far above", "src/pkg.js", finding.KindDiff, "    bugs: {\n      a: 1,\n      b: 2,\n      c: 3,\n      email: \"ada.example@mailhost.io\",", []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 1, cases)
 }
@@ -65,6 +86,9 @@ func TestRound23Gaps(t *testing.T) {
 	}{
 		{"pear, consecutive", "package.xml", []int{10, 11}, "   <email>ada.example@mailhost.io</email>\n  </maintainer>", []string{"note"}},
 		{"pear, a gap before the closing tag", "package.xml", []int{10, 12}, "   <email>ada.example@mailhost.io</email>\n  </maintainer>", []string{"warning"}},
+		{"npm array, consecutive", "meta/overrides.json", []int{3, 4}, "  \"contributors\": [\n    \"Ada Example <ada.example@mailhost.io>\"", []string{"note"}},
+		{"npm array, a gap after the key", "meta/overrides.json", []int{3, 5}, "  \"contributors\": [\n    \"Ada Example <ada.example@mailhost.io>\"", []string{"warning"}},
+		{"bugs object, a gap after the opener", "build/pkg.ts", []int{3, 5}, "  bugs: {\n    email: \"ada.example@mailhost.io\",", []string{"warning"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -87,11 +111,13 @@ func FuzzRound23(f *testing.F) {
 	f.Add("email: a@mailhost.io\n  -  email:b@mailhost.io\n    email:\n- email: c@mailhost.io #", uint8(2))
 	f.Add("   <email>a.b@mailhost.io</email>\n   <role>lead</role>\n  </maintainer>\n<EMAIL>c@mailhost.io\n</lead>", uint8(1))
 	f.Add("<email>a@mailhost.io\n<developer>\n</developer>\n<email>\n</helper", uint8(3))
+	f.Add("\"contributors\": [\n\"A B <a@mailhost.io> (https://x.io)\",\n\"<b@mailhost.io>\"\n\"C <c@x> ()\"\n\"\": [", uint8(2))
+	f.Add("bugs: {\nurl: 'u',\nemail: 'a@mailhost.io',\n\"email\":\"b@mailhost.io\"\n\"email\": \"c@mailhost.io\n'email':'", uint8(3))
 	d, err := New(Config{})
 	if err != nil {
 		f.Fatal(err)
 	}
-	paths := []string{"charts/x/Chart.yaml", "package.xml"}
+	paths := []string{"charts/x/Chart.yaml", "package.xml", "x/package-overrides.json", "build/pkg.ts"}
 	f.Fuzz(func(t *testing.T, text string, sel uint8) {
 		fr := &scanner.Fragment{Kind: finding.KindDiff, Path: paths[int(sel)%len(paths)]}
 		n := 0
