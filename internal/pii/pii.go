@@ -197,7 +197,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	// r22: the rules built after round 22 (round22.go).
 	r22 := newRound22(f.Path, message, docs, f.Lines)
 	// r23: the rules built after round 23 (round23.go).
-	r23 := newRound23(f.Path, message)
+	r23 := newRound23(f.Path, message, readme && !fixture)
 	for i := range f.Lines {
 		text := f.Lines[i].Text
 		st := scanLine(text)

@@ -27,11 +27,17 @@ type round23 struct {
 	// object: a JSON or JavaScript/TypeScript file outside fixtures, for
 	// an npm bugs object's email.
 	object bool
+	// docs: a documentation file or README outside fixtures, for a list
+	// of maintainers with their terms or under "maintained by:".
+	docs bool
+	// files: a file outside fixtures (not a message), for a wiki
+	// heading naming its authors.
+	files bool
 }
 
 // newRound23 returns the state of round 23's rules for a fragment of the
 // file p ("" for a commit message or stdin).
-func newRound23(p string, message bool) round23 {
+func newRound23(p string, message, docs bool) round23 {
 	if message || p == "" || inFixtureDir(p) {
 		return round23{}
 	}
@@ -40,6 +46,8 @@ func newRound23(p string, message bool) round23 {
 		chart:  equalFold([]byte(path.Base(p)), "chart.yaml"),
 		pear:   manifestOf(p) == manifestPEAR,
 		json:   ext == ".json" && manifestOf(p) == manifestNone,
+		docs:   docs,
+		files:  true,
 		object: ext == ".json" || ext == ".js" || ext == ".ts" || ext == ".mjs" || ext == ".cjs" || ext == ".mts" || ext == ".cts",
 	}
 }
@@ -61,6 +69,12 @@ func (r *round23) lower(k kind, lines []scanner.Line, i, start, end int) string 
 		return attributionDescription
 	}
 	if r.object && npmBugsEmail(lines, i, start, end) {
+		return attributionDescription
+	}
+	if r.docs && (tenureItem(lines[i].Text, start, end) || maintainedByItem(lines, i, start, end)) {
+		return attributionDescription
+	}
+	if r.files && wikiAuthorHeading(lines, i, start, end) {
 		return attributionDescription
 	}
 	return ""
@@ -320,4 +334,130 @@ func quotedFieldValue(text []byte, key string, start, end int) bool {
 	}
 	rest := bytes.TrimRight(text[end+1:], " \t\r")
 	return len(rest) == 0 || string(rest) == ","
+}
+
+// identItem returns the text of a list item ("* ", "- ", "+ ") that
+// begins with git's ident form whose address is text[start:end], and
+// the offset in it just after the ident's closing bracket; ok is false
+// for any other line.
+func identItem(text []byte, start, end int) (rest []byte, ok bool) {
+	t := bytes.TrimLeft(text, " \t")
+	if !listItem(t) || before(text, start) != '<' || at(text, end) != '>' {
+		return nil, false
+	}
+	body := text[len(text)-len(t)+2 : end+1]
+	if !identLine(body) {
+		return nil, false
+	}
+	return bytes.TrimSpace(text[end+1:]), true
+}
+
+// tenureItem reports, in documentation, a list item that is only a
+// person in git's ident form and a term in years after it (`* Name
+// <address> 2012-2014`, `- Name <address> 2015-`, `* Name <address>
+// 2003`): a list of a project's maintainers or authors with their
+// terms, the way a copyright line gives a holder and years. A person
+// with no term, with a date that is not a year, or with words after
+// keeps the warning.
+func tenureItem(text []byte, start, end int) bool {
+	rest, ok := identItem(text, start, end)
+	if !ok {
+		return false
+	}
+	return yearSpan(rest)
+}
+
+// yearSpan reports t as YYYY, YYYY- or YYYY-YYYY (a hyphen or an en
+// dash).
+func yearSpan(t []byte) bool {
+	if len(t) < 4 || !allDigits(t[:4]) {
+		return false
+	}
+	t = t[4:]
+	switch {
+	case len(t) == 0:
+		return true
+	case t[0] == '-':
+		t = t[1:]
+	case bytes.HasPrefix(t, []byte("\u2013")):
+		t = t[len("\u2013"):]
+	default:
+		return false
+	}
+	return len(t) == 0 || (len(t) == 4 && allDigits(t))
+}
+
+// maintainedByLookback bounds how many added lines a list item is read
+// back across to the line that introduces its list.
+const maintainedByLookback = 12
+
+// maintainedByItem reports, in documentation, a list item in git's
+// ident form (`* Name <address>`, a term after it allowed) under a line
+// that ends with "by:" ("It is maintained by:", "Written by:"): the
+// added lines above it, consecutive in the file, are blank or such
+// items up to that line. endsWithBy reads the line right after such a
+// line; a list reads down from it. A gap, a line of prose between, and
+// an item not in the ident form keep the warning.
+func maintainedByItem(lines []scanner.Line, i, start, end int) bool {
+	rest, ok := identItem(lines[i].Text, start, end)
+	if !ok || !(len(rest) == 0 || yearSpan(rest)) {
+		return false
+	}
+	for k := i - 1; k >= 0 && i-k <= maintainedByLookback; k-- {
+		if lines[k].Number+1 != lines[k+1].Number {
+			return false
+		}
+		t := bytes.TrimSpace(lines[k].Text)
+		switch {
+		case len(t) == 0:
+		case bytes.HasSuffix(t, []byte(":")) && endsWithBy(t):
+			return true
+		case listItem(t) && identLine(bytes.TrimSpace(identItemHead(t))):
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// identItemHead returns a list item's text after its marker up to its
+// last closing angle bracket (its ident, a term after it dropped).
+func identItemHead(t []byte) []byte {
+	gt := bytes.LastIndexByte(t, '>')
+	if gt < 2 {
+		return nil
+	}
+	return t[2 : gt+1]
+}
+
+// wikiAuthorHeading reports, outside fixtures and commit messages, a
+// line that is only a person in git's ident form right under a
+// wiki-markup heading (MoinMoin, MediaWiki, Creole: `== Author ==`, the
+// same run of equals signs on both sides) whose title is a credit
+// section's name (Author(s), Maintainer(s), Contributors, Credits;
+// sectionNames): the page's author, as under a Markdown `## Authors`
+// heading. The heading on an earlier line, another title, and a line
+// with more than the ident keep the warning.
+func wikiAuthorHeading(lines []scanner.Line, i, start, end int) bool {
+	if i == 0 || lines[i-1].Number+1 != lines[i].Number || !identLine(lines[i].Text) {
+		return false
+	}
+	h := bytes.TrimSpace(lines[i-1].Text)
+	n := 0
+	for n < len(h) && h[n] == '=' {
+		n++
+	}
+	if n == 0 || n > 6 || len(h) < 2*n+1 {
+		return false
+	}
+	if !bytes.Equal(h[len(h)-n:], h[:n]) || at(h, len(h)-n-1) == '=' {
+		return false
+	}
+	title := bytes.TrimSpace(h[n : len(h)-n])
+	for _, s := range sectionNames {
+		if equalFold(title, s) {
+			return true
+		}
+	}
+	return false
 }

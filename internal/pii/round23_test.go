@@ -65,6 +65,30 @@ func TestRound23Rules(t *testing.T) {
 		{"bugs email with text beside", "src/pkg.js", finding.KindDiff, "    bugs: {\n      email: \"ada.example@mailhost.io\" + suffix,", []string{"warning"}},
 		{"bugs object in a Python file", "setup_meta.py", finding.KindDiff, "    bugs: {\n      email: \"ada.example@mailhost.io\",", []string{"warning"}},
 		{"bugs object too far above", "src/pkg.js", finding.KindDiff, "    bugs: {\n      a: 1,\n      b: 2,\n      c: 3,\n      email: \"ada.example@mailhost.io\",", []string{"warning"}},
+		// A README's maintainers with their terms, or listed under a
+		// line ending "maintained by:"; a wiki heading naming authors.
+		{"maintainer with a term, key above the hunk", "README.rst", finding.KindDiff, "* Ada Example <ada.example@mailhost.io> 2012-2014\n* Bo Sample <bo.sample@mailhost.io> 2015-", []string{"note", "note"}},
+		{"maintainer with one year", "README.md", finding.KindDiff, "- Ada Example <ada.example@mailhost.io> 2003", []string{"note"}},
+		{"maintained by, then a list", "README.rst", finding.KindDiff, "It is maintained by:\n\n* Ada Example <ada.example@mailhost.io>\n* Bo Sample <bo.sample@mailhost.io>", []string{"note", "note"}},
+		{"wiki author heading", "README", finding.KindDiff, "== Author ==\nAdaExample <ada.example@mailhost.io>", []string{"note"}},
+		{"wiki authors heading, moin page", "docs/lib.moin", finding.KindDiff, "=== Authors ===\nAda Example <ada.example@mailhost.io>", []string{"note"}},
+		// Recall: no term and no "by:" line, a date that is not a year,
+		// words after, outside documentation, prose between; another
+		// heading, a heading two lines up, more than the ident, an
+		// unbalanced heading, in a commit message.
+		{"list item, no term", "README.rst", finding.KindDiff, "Users of the demo:\n* Ada Example <ada.example@mailhost.io>", []string{"warning"}},
+		{"list item with a date", "README.rst", finding.KindDiff, "Users of the demo:\n* Ada Example <ada.example@mailhost.io> 2014-05-03", []string{"warning"}},
+		{"list item, words after the term", "README.rst", finding.KindDiff, "Users of the demo:\n* Ada Example <ada.example@mailhost.io> 2014 reported it", []string{"warning"}},
+		{"term item in code", "src/users.py", finding.KindDiff, "x = 1\n# * Ada Example <ada.example@mailhost.io> 2012-2014", []string{"warning"}},
+		{"term item in a fixture", "test/fixtures/README.md", finding.KindDiff, "* Ada Example <ada.example@mailhost.io> 2012-2014", []string{"warning"}},
+		{"prose between by: and the item", "README.rst", finding.KindDiff, "It is maintained by:\nthe people who reported bugs, such as\n* Ada Example <ada.example@mailhost.io>", []string{"warning"}},
+		{"five digits, not a year", "README.rst", finding.KindDiff, "Users of the demo:\n* Ada Example <ada.example@mailhost.io> 20145", []string{"warning"}},
+		{"by: without a colon", "README.rst", finding.KindDiff, "Reported by\n\n* Ada Example <ada.example@mailhost.io>", []string{"warning"}},
+		{"wiki heading, other title", "README", finding.KindDiff, "== Users ==\nAda Example <ada.example@mailhost.io>", []string{"warning"}},
+		{"wiki heading two lines up", "README", finding.KindDiff, "== Author ==\nSee below.\nAda Example <ada.example@mailhost.io>", []string{"warning"}},
+		{"wiki heading, words after the ident", "README", finding.KindDiff, "== Author ==\nAda Example <ada.example@mailhost.io> wrote the parser", []string{"warning"}},
+		{"wiki heading, unbalanced", "README", finding.KindDiff, "== Author =\nAda Example <ada.example@mailhost.io>", []string{"warning"}},
+		{"wiki heading in a fixture", "tests/data/page.moin", finding.KindDiff, "== Author ==\nAda Example <ada.example@mailhost.io>", []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 1, cases)
 }
@@ -88,6 +112,8 @@ func TestRound23Gaps(t *testing.T) {
 		{"pear, a gap before the closing tag", "package.xml", []int{10, 12}, "   <email>ada.example@mailhost.io</email>\n  </maintainer>", []string{"warning"}},
 		{"npm array, consecutive", "meta/overrides.json", []int{3, 4}, "  \"contributors\": [\n    \"Ada Example <ada.example@mailhost.io>\"", []string{"note"}},
 		{"npm array, a gap after the key", "meta/overrides.json", []int{3, 5}, "  \"contributors\": [\n    \"Ada Example <ada.example@mailhost.io>\"", []string{"warning"}},
+		{"maintained by, a gap before the item", "README.rst", []int{3, 4, 6}, "It is maintained by:\n\n* Ada Example <ada.example@mailhost.io>", []string{"warning"}},
+		{"wiki heading, a gap", "README", []int{3, 5}, "== Author ==\nAda Example <ada.example@mailhost.io>", []string{"warning"}},
 		{"bugs object, a gap after the opener", "build/pkg.ts", []int{3, 5}, "  bugs: {\n    email: \"ada.example@mailhost.io\",", []string{"warning"}},
 	}
 	for _, c := range cases {
@@ -113,11 +139,13 @@ func FuzzRound23(f *testing.F) {
 	f.Add("<email>a@mailhost.io\n<developer>\n</developer>\n<email>\n</helper", uint8(3))
 	f.Add("\"contributors\": [\n\"A B <a@mailhost.io> (https://x.io)\",\n\"<b@mailhost.io>\"\n\"C <c@x> ()\"\n\"\": [", uint8(2))
 	f.Add("bugs: {\nurl: 'u',\nemail: 'a@mailhost.io',\n\"email\":\"b@mailhost.io\"\n\"email\": \"c@mailhost.io\n'email':'", uint8(3))
+	f.Add("It is maintained by:\n\n* A B <a@mailhost.io> 2003-2011\n- C <c@mailhost.io> 2015-\n* <d@mailhost.io> 20\n* E <e@mailhost.io>\u2013", uint8(4))
+	f.Add("== Author ==\nAB <a@mailhost.io>\n=\n<b@mailhost.io>\n===x= \nC <c@mailhost.io>", uint8(5))
 	d, err := New(Config{})
 	if err != nil {
 		f.Fatal(err)
 	}
-	paths := []string{"charts/x/Chart.yaml", "package.xml", "x/package-overrides.json", "build/pkg.ts"}
+	paths := []string{"charts/x/Chart.yaml", "package.xml", "x/package-overrides.json", "build/pkg.ts", "README.rst", "x.moin"}
 	f.Fuzz(func(t *testing.T, text string, sel uint8) {
 		fr := &scanner.Fragment{Kind: finding.KindDiff, Path: paths[int(sel)%len(paths)]}
 		n := 0
