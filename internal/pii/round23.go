@@ -74,7 +74,10 @@ func (r *round23) lower(k kind, lines []scanner.Line, i, start, end int) string 
 	if r.docs && (tenureItem(lines[i].Text, start, end) || maintainedByItem(lines, i, start, end)) {
 		return attributionDescription
 	}
-	if r.files && wikiAuthorHeading(lines, i, start, end) {
+	if r.files && (wikiAuthorHeading(lines, i, start, end) || rdocAuthorsSection(lines, i)) {
+		return attributionDescription
+	}
+	if r.docs && (datedEntryHeader(lines[i].Text, start, end) || hashAuthorNote(lines[i].Text, start, end)) {
 		return attributionDescription
 	}
 	return ""
@@ -460,4 +463,153 @@ func wikiAuthorHeading(lines []scanner.Line, i, start, end int) bool {
 		}
 	}
 	return false
+}
+
+// rdocSectionLookback bounds how many empty comment lines may stand
+// between a doc header's "=== Authors" heading and its first person.
+const rdocSectionLookback = 3
+
+// rdocAuthorsSection reports, outside fixtures and commit messages, a
+// comment line that is only a person in git's ident form (`# Name
+// <address>`) under a comment heading in RDoc's markup whose title is a
+// credit section's name (`# === Authors`, `# == Author`; sectionNames),
+// only empty comment lines (`#`) and other such persons between,
+// consecutive in the file: the "Authors" section of a Puppet class's or
+// a Ruby file's documentation header. The header rule reads a file's
+// leading comment near its top; a class's header comment follows other
+// code or comments wherever the class starts. Another heading, prose
+// between, a gap and words after the ident keep the warning.
+func rdocAuthorsSection(lines []scanner.Line, i int) bool {
+	t := bytes.TrimLeft(lines[i].Text, " \t")
+	if len(t) == 0 || t[0] != '#' || !identLine(t) {
+		return false
+	}
+	for k := i - 1; k >= 0 && i-k <= rdocSectionLookback+1; k-- {
+		if lines[k].Number+1 != lines[k+1].Number {
+			return false
+		}
+		u := bytes.TrimSpace(lines[k].Text)
+		if len(u) == 0 || u[0] != '#' {
+			return false
+		}
+		body := bytes.TrimSpace(u[1:])
+		switch {
+		case len(body) == 0, identLine(u):
+			continue
+		case body[0] == '=':
+			title := bytes.TrimSpace(bytes.TrimLeft(body, "="))
+			for _, s := range sectionNames {
+				if equalFold(title, s) {
+					return true
+				}
+			}
+			return false
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// datedEntryHeader reports, in documentation outside fixtures, an
+// address in a change log entry's header copied into a README's release
+// notes: the line starts with an ISO date, " - ", a name of one to four
+// words, then the address (bare or in angle brackets), and after it
+// nothing or the entry's first change (`* …`). Change logs generated
+// for Puppet modules head each entry so (`2013-01-16 - Name <address>`),
+// and a README's "Release Notes" section repeats them. Words that are
+// not a name (more than four, or several in lower case), anything else
+// after the address, and no date keep the warning.
+func datedEntryHeader(text []byte, start, end int) bool {
+	t := bytes.TrimLeft(text, " \t")
+	off := len(text) - len(t)
+	if len(t) < 14 || !isoDate(t[:10]) || !bytes.HasPrefix(t[10:], []byte(" - ")) {
+		return false
+	}
+	head := text[off+13 : start]
+	head = bytes.TrimSuffix(head, []byte("<"))
+	if !personName(bytes.TrimSpace(head)) || len(head) == 0 || head[len(head)-1] != ' ' {
+		return false
+	}
+	e := end
+	if before(text, start) == '<' {
+		if at(text, end) != '>' {
+			return false
+		}
+		e++
+	}
+	rest := bytes.TrimSpace(text[e:])
+	return len(rest) == 0 || bytes.HasPrefix(rest, []byte("* "))
+}
+
+// isoDate reports b as YYYY-MM-DD.
+func isoDate(b []byte) bool {
+	return len(b) == 10 && allDigits(b[:4]) && b[4] == '-' && allDigits(b[5:7]) && b[7] == '-' && allDigits(b[8:10])
+}
+
+// personName reports a name of one to four words of letters (and `.`,
+// `-`, `'`, non-ASCII bytes): one word in any case (a handle), or words
+// each starting with a capital or a non-ASCII letter.
+func personName(b []byte) bool {
+	words := bytes.Fields(b)
+	if len(words) == 0 || len(words) > 4 {
+		return false
+	}
+	for _, w := range words {
+		for _, c := range w {
+			if !(isAlpha(c) || c >= 0x80 || c == '.' || c == '-' || c == '\'') {
+				return false
+			}
+		}
+		if len(words) > 1 && !(isUpper(w[0]) || w[0] >= 0x80) {
+			return false
+		}
+	}
+	return true
+}
+
+// hashAuthorNote reports, in documentation outside fixtures, an address
+// that closes a parenthesised commit reference with its author, `(HASH -
+// Name address)`: a hexadecimal commit id of 7 to 40 digits, " - ", a
+// name (personName), the address (bare or in angle brackets), then the
+// closing parenthesis and nothing but a sentence end after it. Release
+// notes credit each change's author so, as a change log's entry does.
+// Something other than a commit id, words after, and another bracket
+// keep the warning.
+func hashAuthorNote(text []byte, start, end int) bool {
+	e := end
+	s := start
+	if before(text, start) == '<' {
+		if at(text, end) != '>' {
+			return false
+		}
+		e++
+		s--
+	}
+	if at(text, e) != ')' {
+		return false
+	}
+	if rest := bytes.TrimSpace(text[e+1:]); len(rest) > 1 || (len(rest) == 1 && rest[0] != '.' && rest[0] != ',') {
+		return false
+	}
+	open := bytes.LastIndexByte(text[:s], '(')
+	if open < 0 {
+		return false
+	}
+	inner := text[open+1 : s]
+	dash := bytes.Index(inner, []byte(" - "))
+	if dash < 7 || dash > 40 || !hexDigits(inner[:dash]) {
+		return false
+	}
+	name := inner[dash+3:]
+	return len(name) > 0 && name[len(name)-1] == ' ' && personName(bytes.TrimSpace(name))
+}
+
+func hexDigits(b []byte) bool {
+	for _, c := range b {
+		if !(isDigit(c) || (c >= 'a' && c <= 'f')) {
+			return false
+		}
+	}
+	return len(b) > 0
 }

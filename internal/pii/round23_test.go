@@ -89,6 +89,24 @@ func TestRound23Rules(t *testing.T) {
 		{"wiki heading, words after the ident", "README", finding.KindDiff, "== Author ==\nAda Example <ada.example@mailhost.io> wrote the parser", []string{"warning"}},
 		{"wiki heading, unbalanced", "README", finding.KindDiff, "== Author =\nAda Example <ada.example@mailhost.io>", []string{"warning"}},
 		{"wiki heading in a fixture", "tests/data/page.moin", finding.KindDiff, "== Author ==\nAda Example <ada.example@mailhost.io>", []string{"warning"}},
+		// A change log's entry headers and commit credits in a README's
+		// release notes; a doc header's Authors section further down.
+		{"dated entry header in a README", "README.md", finding.KindDiff, "Minor bugfix release.\n\n2013-01-16 - Ada Example ada.example@mailhost.io * Fix the revoke command (43ded42)", []string{"note"}},
+		{"dated entry header, brackets, alone", "README.md", finding.KindDiff, "Notes:\n2013-01-15 - Ada Example <ada.example@mailhost.io>", []string{"note"}},
+		{"commit credit in release notes", "README.md", finding.KindDiff, "Notable:\n\nFixed a bug with owners (9adcd182f820101f5e4891b9f2ff6278dfad495c - Ada Example ada.example@mailhost.io)", []string{"note"}},
+		{"commit credit, a handle", "README.md", finding.KindDiff, "Notable:\n\nAdd ACL support (b8389d1 - adaex <ada.example@mailhost.io>).", []string{"note"}},
+		{"puppet doc header deep in the file", "manifests/version.pp", finding.KindDiff, "class a {}\n#\n# === Authors\n#\n# Ada Example <ada.example@mailhost.io>\n#", []string{"note"}},
+		// Recall: prose after the date, words after the address, not a
+		// commit id, words after the reference, outside documentation;
+		// another heading, prose between.
+		{"dated line with prose", "README.md", finding.KindDiff, "Notes:\n2013-01-16 - we moved to ada.example@mailhost.io", []string{"warning"}},
+		{"dated header, words after the address", "README.md", finding.KindDiff, "Notes:\n2013-01-16 - Ada Example ada.example@mailhost.io reported it", []string{"warning"}},
+		{"reference not a commit id", "README.md", finding.KindDiff, "Notes:\nFixed a bug (issue 42 - Ada Example ada.example@mailhost.io)", []string{"warning"}},
+		{"commit credit, words after", "README.md", finding.KindDiff, "Notes:\nFixed (b8389d1 - Ada Example ada.example@mailhost.io) and she lives there", []string{"warning"}},
+		{"dated header in code", "src/notes.py", finding.KindDiff, "x = 1\n# 2013-01-16 - Ada Example ada.example@mailhost.io", []string{"warning"}},
+		{"puppet doc header, another heading", "manifests/version.pp", finding.KindDiff, "class a {}\n#\n# === Examples\n#\n# Ada Example <ada.example@mailhost.io>", []string{"warning"}},
+		{"puppet doc header, prose between", "manifests/version.pp", finding.KindDiff, "class a {}\n# === Authors\n# Write to this user:\n# Ada Example <ada.example@mailhost.io>", []string{"warning"}},
+		{"puppet doc header in a fixture", "spec/fixtures/manifests/x.pp", finding.KindDiff, "class a {}\n# === Authors\n#\n# Ada Example <ada.example@mailhost.io>", []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 1, cases)
 }
@@ -114,6 +132,7 @@ func TestRound23Gaps(t *testing.T) {
 		{"npm array, a gap after the key", "meta/overrides.json", []int{3, 5}, "  \"contributors\": [\n    \"Ada Example <ada.example@mailhost.io>\"", []string{"warning"}},
 		{"maintained by, a gap before the item", "README.rst", []int{3, 4, 6}, "It is maintained by:\n\n* Ada Example <ada.example@mailhost.io>", []string{"warning"}},
 		{"wiki heading, a gap", "README", []int{3, 5}, "== Author ==\nAda Example <ada.example@mailhost.io>", []string{"warning"}},
+		{"doc header, a gap", "manifests/x.pp", []int{30, 32}, "# === Authors\n# Ada Example <ada.example@mailhost.io>", []string{"warning"}},
 		{"bugs object, a gap after the opener", "build/pkg.ts", []int{3, 5}, "  bugs: {\n    email: \"ada.example@mailhost.io\",", []string{"warning"}},
 	}
 	for _, c := range cases {
@@ -141,6 +160,7 @@ func FuzzRound23(f *testing.F) {
 	f.Add("bugs: {\nurl: 'u',\nemail: 'a@mailhost.io',\n\"email\":\"b@mailhost.io\"\n\"email\": \"c@mailhost.io\n'email':'", uint8(3))
 	f.Add("It is maintained by:\n\n* A B <a@mailhost.io> 2003-2011\n- C <c@mailhost.io> 2015-\n* <d@mailhost.io> 20\n* E <e@mailhost.io>\u2013", uint8(4))
 	f.Add("== Author ==\nAB <a@mailhost.io>\n=\n<b@mailhost.io>\n===x= \nC <c@mailhost.io>", uint8(5))
+	f.Add("2013-01-16 - A B a@mailhost.io * x (1)\n2013-01-1 - <b@mailhost.io>\n(abcdef1 - c <c@mailhost.io>).\n( - d@mailhost.io)\n# === Authors\n#\n# E <e@mailhost.io>", uint8(4))
 	d, err := New(Config{})
 	if err != nil {
 		f.Fatal(err)
