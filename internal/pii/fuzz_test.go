@@ -140,6 +140,7 @@ func FuzzDetectFragment(f *testing.F) {
 	f.Add("S\n\n\nA <a@mailhost.io>\nx\n\n<b@mailhost.io>\n", uint8(0))
 	f.Add("Adds A B <a@mailhost.io> to AUTHORS\n\nAdd C <c@mailhost.io> to the THANKS file\n<d@mailhost.io> to\nE <e@mailhost.io> to ", uint8(0))
 	f.Add("__author__ = \"\"\"\\\nA <a@mailhost.io>;\\\n\"\"\"\nb@mailhost.io\n__email__='''c@mailhost.io\n__author__ = r'''\nd@mailhost.io'''", uint8(65))
+	f.Add("Signed-off-by: A B a@mailhost.io\n\nSigned-off-by: A <b@mailhost.io>\ncommitter C <c@mailhost.io> 1357000000 +0100\ntagger <d@x> 1 -", uint8(0))
 	d, err := New(Config{})
 	if err != nil {
 		f.Fatal(err)

@@ -33,12 +33,18 @@ type round23 struct {
 	// files: a file outside fixtures (not a message), for a wiki
 	// heading naming its authors.
 	files bool
+	// message: a commit message, for a raw commit header's committer
+	// line.
+	message bool
 }
 
 // newRound23 returns the state of round 23's rules for a fragment of the
 // file p ("" for a commit message or stdin).
 func newRound23(p string, message, docs bool) round23 {
-	if message || p == "" || inFixtureDir(p) {
+	if message {
+		return round23{message: true}
+	}
+	if p == "" || inFixtureDir(p) {
 		return round23{}
 	}
 	ext := strings.ToLower(path.Ext(p))
@@ -58,6 +64,9 @@ func newRound23(p string, message, docs bool) round23 {
 func (r *round23) lower(k kind, lines []scanner.Line, i, start, end int) string {
 	if k != kindEmail {
 		return ""
+	}
+	if r.message && rawIdentHeader(lines[i].Text, start, end) {
+		return attributionDescription
 	}
 	if r.chart && chartMaintainerEmail(lines[i].Text, start, end) {
 		return attributionDescription
@@ -612,4 +621,77 @@ func hexDigits(b []byte) bool {
 		}
 	}
 	return len(b) > 0
+}
+
+// rawIdentHeader reports, in a commit message, an address in a raw git
+// object's ident header pasted into the message: the line is
+// `committer Name <address> EPOCH ±HHMM` (or `tagger …`), the form
+// `git cat-file -p` prints a commit's or a tag's header in, whose
+// `author` line the message attribution rules read already. The
+// header's grammar is git's: the keyword at the start of the line, an
+// ident, a Unix time in seconds and a time zone offset, nothing after.
+// A keyword inside prose, no timestamp, a malformed zone and words
+// after keep the warning.
+func rawIdentHeader(text []byte, start, end int) bool {
+	var rest []byte
+	switch {
+	case bytes.HasPrefix(text, []byte("committer ")):
+		rest = text[len("committer "):]
+	case bytes.HasPrefix(text, []byte("tagger ")):
+		rest = text[len("tagger "):]
+	default:
+		return false
+	}
+	if before(text, start) != '<' || at(text, end) != '>' || !identLine(rest[:len(rest)-len(text[end+1:])]) {
+		return false
+	}
+	f := bytes.Fields(text[end+1:])
+	if len(f) != 2 || !allDigits(f[0]) || len(f[0]) > 12 {
+		return false
+	}
+	z := f[1]
+	return len(z) == 5 && (z[0] == '+' || z[0] == '-') && allDigits(z[1:])
+}
+
+// subjectTrailer reports a commit message whose subject (lines[0]) is a
+// people trailer typed as the subject, `Signed-off-by: Name address`
+// (the address bare or in angle brackets, a name before it, nothing
+// after), when the message's trailer block (lines[from:to], its last
+// paragraph) holds a trailer with the same key: the subject repeats the
+// block's convention, and is read as the trailers are. A subject
+// without a name (`Cc: address`, which the trailer tests keep a
+// finding), a key the block does not hold, and words after the address
+// keep the finding.
+func subjectTrailer(lines []scanner.Line, from, to int) bool {
+	if len(lines) == 0 || from <= 0 {
+		return false
+	}
+	t := lines[0].Text
+	key := trailerKey(t)
+	if key == "" || !namedTrailer(key) {
+		return false
+	}
+	v := bytes.Fields(t[bytes.IndexByte(t, ':')+1:])
+	if len(v) < 2 {
+		return false
+	}
+	addr := v[len(v)-1]
+	if len(addr) > 2 && addr[0] == '<' && addr[len(addr)-1] == '>' {
+		addr = addr[1 : len(addr)-1]
+	}
+	if bytes.Count(addr, []byte("@")) != 1 || bytes.ContainsAny(addr, "<>") {
+		return false
+	}
+	for _, w := range v[:len(v)-1] {
+		if bytes.ContainsAny(w, "@<>") {
+			return false
+		}
+	}
+	norm := normalKey(key)
+	for k := from; k < to; k++ {
+		if kk := trailerKey(lines[k].Text); kk != "" && normalKey(kk) == norm {
+			return true
+		}
+	}
+	return false
 }

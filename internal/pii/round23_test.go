@@ -107,6 +107,24 @@ func TestRound23Rules(t *testing.T) {
 		{"puppet doc header, another heading", "manifests/version.pp", finding.KindDiff, "class a {}\n#\n# === Examples\n#\n# Ada Example <ada.example@mailhost.io>", []string{"warning"}},
 		{"puppet doc header, prose between", "manifests/version.pp", finding.KindDiff, "class a {}\n# === Authors\n# Write to this user:\n# Ada Example <ada.example@mailhost.io>", []string{"warning"}},
 		{"puppet doc header in a fixture", "spec/fixtures/manifests/x.pp", finding.KindDiff, "class a {}\n# === Authors\n#\n# Ada Example <ada.example@mailhost.io>", []string{"warning"}},
+		// A raw commit header pasted into a message; a sign-off typed as
+		// the subject, the trailer block holding the same key.
+		{"raw committer header", "", finding.KindCommitMessage, "Squashed\n\nparent 0123abc\ncommitter Ada Example <ada.example@mailhost.io> 1357000000 +0100", []string{"note"}},
+		{"raw tagger header", "", finding.KindCommitMessage, "Tag\n\ntagger Ada Example <ada.example@mailhost.io> 1357000000 -0500", []string{"note"}},
+		{"sign-off as the subject, bare", "", finding.KindCommitMessage, "Signed-off-by: Ada Example ada.example@mailhost.io\n\nSigned-off-by: Ada Example <ada@mailhost.io>", nil},
+		{"sign-off as the subject, brackets", "", finding.KindCommitMessage, "Signed-off-by: Ada Example <ada.example@mailhost.io>\n\nBody.\n\nSigned-off-by: Bo Sample <bo.sample@mailhost.io>", nil},
+		// Recall: the keyword in prose, no timestamp, a bad zone, words
+		// after; a subject without a name, a key the block lacks, words
+		// after the address, no trailer block.
+		{"committer in prose", "", finding.KindCommitMessage, "Fix\n\nthe committer Ada Example <ada.example@mailhost.io> 1357000000 +0100", []string{"warning"}},
+		{"committer without a timestamp", "", finding.KindCommitMessage, "Fix\n\ncommitter Ada Example <ada.example@mailhost.io>", []string{"warning"}},
+		{"committer with a bad zone", "", finding.KindCommitMessage, "Fix\n\ncommitter Ada Example <ada.example@mailhost.io> 1357000000 +01", []string{"warning"}},
+		{"committer, words after", "", finding.KindCommitMessage, "Fix\n\ncommitter Ada Example <ada.example@mailhost.io> 1357000000 +0100 moved", []string{"warning"}},
+		{"committer in a file", "notes/raw.txt", finding.KindDiff, "x\ncommitter Ada Example <ada.example@mailhost.io> 1357000000 +0100", []string{"warning"}},
+		{"cc subject, no name", "", finding.KindCommitMessage, "Cc: ada.example@mailhost.io\n\nCc: Bo Sample <bo.sample@mailhost.io>", []string{"warning"}},
+		{"sign-off subject, key not in the block", "", finding.KindCommitMessage, "Signed-off-by: Ada Example ada.example@mailhost.io\n\nReviewed-by: Bo Sample <bo.sample@mailhost.io>", []string{"warning"}},
+		{"sign-off subject, words after", "", finding.KindCommitMessage, "Signed-off-by: Ada Example ada.example@mailhost.io fixed it\n\nSigned-off-by: Bo Sample <bo.sample@mailhost.io>", []string{"warning"}},
+		{"sign-off subject, no trailer block", "", finding.KindCommitMessage, "Signed-off-by: Ada Example ada.example@mailhost.io", []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 1, cases)
 }

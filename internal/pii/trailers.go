@@ -167,6 +167,9 @@ func trailerLines(lines []scanner.Line) map[int]bool {
 	if start == 0 {
 		return skip // one paragraph: the subject, no trailer block
 	}
+	if subjectTrailer(lines, start, end) {
+		mark(0) // a sign-off typed as the subject (round23.go)
+	}
 	anyKey := trailerBlock(lines[start:end])
 	inPeople := false
 	for i := start; i < end; i++ {
