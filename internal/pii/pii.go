@@ -209,7 +209,7 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 			continued = prevCont || creditLine(f.Lines[i-1].Text)
 		}
 		prevCont = continued
-		inAuthors := authors.next(text) || (i > 0 && endsWithBy(f.Lines[i-1].Text)) || continued
+		inAuthors := authors.next(text) || (i > 0 && f.Lines[i-1].Number+1 == f.Lines[i].Number && endsWithBy(f.Lines[i-1].Text)) || continued
 		inManifest := manifest.next(text) || keyringUID(text) || (authors.ci && ciRecipient(text))
 		if ruby && gem.next(text) {
 			inManifest = true

@@ -197,3 +197,32 @@ func FuzzRound23(f *testing.F) {
 		d.Detect(fr, func(m scanner.Match) { checkMatch(t, fr, m) })
 	})
 }
+
+// TestEndsWithByAdjacent: a line ending "by" credits the line right after
+// it in the file, not the next added line of a later hunk (found while
+// building round 23's gap tests: the reading ignored the numbering).
+func TestEndsWithByAdjacent(t *testing.T) {
+	d, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := []string{"# Largely adapted from the old parser by", "# Ada Example <ada.example@mailhost.io>"}
+	for _, c := range []struct {
+		name    string
+		numbers []int
+		want    string
+	}{
+		{"the next line", []int{3, 4}, "[note]"},
+		{"a later hunk", []int{3, 40}, "[warning]"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := &scanner.Fragment{Kind: finding.KindDiff, Path: "lib/parse.py"}
+			for i, l := range text {
+				f.Lines = append(f.Lines, scanner.Line{Number: c.numbers[i], Text: []byte(l)})
+			}
+			if got := fmt.Sprint(emailSeverities(t, d, f)); got != c.want {
+				t.Errorf("severities %v, want %v", got, c.want)
+			}
+		})
+	}
+}
