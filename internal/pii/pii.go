@@ -198,6 +198,8 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	r22 := newRound22(f.Path, message, docs, f.Lines)
 	// r23: the rules built after round 23 (round23.go).
 	r23 := newRound23(f.Path, message, readme && !fixture)
+	// r24: the rules built after round 24 (round24.go).
+	r24 := newRound24(f.Path, message, f.Lines)
 	for i := range f.Lines {
 		text := f.Lines[i].Text
 		st := scanLine(text)
@@ -291,6 +293,8 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 					} else if d := r22.lower(k, f.Lines, i, start, end); d != "" {
 						sev, desc = finding.SeverityNote, d
 					} else if d := r23.lower(k, f.Lines, i, start, end); d != "" {
+						sev, desc = finding.SeverityNote, d
+					} else if d := r24.lower(k, f.Lines, i, start, end); d != "" {
 						sev, desc = finding.SeverityNote, d
 					}
 				}

@@ -1,0 +1,295 @@
+package pii
+
+import (
+	"bytes"
+	"path"
+	"strings"
+
+	"github.com/privscan/privscan/scanner"
+)
+
+// The shapes held-out round 24 showed (docs/design/pii-precision.md,
+// "Round 24's shapes"): SSH algorithm names read by the protocol's
+// grammar for name-lists, not by their domain. Each rule runs only where
+// a cheap test (a byte beside the candidate, the one-token local part)
+// lets it.
+
+// round24 holds the per-fragment state of the rules built after round 24.
+type round24 struct {
+	path  string
+	lines []scanner.Line
+	// about: the fragment is about SSH, read at the first candidate
+	// that needs it.
+	aboutRead, about bool
+	// names: the algorithm names the fragment uses as list items or
+	// hash keys, read at the first quoted candidate that needs them.
+	namesRead bool
+	names     [][]byte
+	markdown  bool
+}
+
+// newRound24 returns the round-24 state for a fragment of the file at p
+// (messages get none of these rules).
+func newRound24(p string, message bool, lines []scanner.Line) round24 {
+	if message {
+		return round24{}
+	}
+	ext := strings.ToLower(path.Ext(p))
+	return round24{path: p, lines: lines, markdown: ext == ".md" || ext == ".markdown"}
+}
+
+// algorithmDescription describes an SSH algorithm name read by the
+// protocol's name-list grammar.
+const algorithmDescription = "An address-shaped SSH algorithm name (RFC 4251 section 6: name@domain names a local algorithm) in a list of the protocol's algorithm names: not a mailbox, reported as a note."
+
+// lower returns the description of a note for an email finding at
+// lines[i].Text[start:end] that a round-24 rule reads as published or
+// not personal, or "" when none does.
+func (r *round24) lower(k kind, lines []scanner.Line, i, start, end int) string {
+	if k != kindEmail || r.lines == nil {
+		return ""
+	}
+	text := lines[i].Text
+	if !oneTokenLocal(text[start:end]) {
+		return ""
+	}
+	if sshAlgorithmItem(lines, i, start, end) || algorithmHashKey(text, start, end) {
+		return algorithmDescription
+	}
+	if r.markdown && markdownFirstCell(text, start, end) && r.aboutSSH() {
+		return algorithmDescription
+	}
+	q := before(text, start)
+	if (q == '"' || q == '\'') && at(text, end) == q && r.aboutSSH() {
+		if !r.namesRead {
+			r.namesRead = true
+			r.names = readAlgorithmNames(r.lines)
+		}
+		for _, n := range r.names {
+			if bytes.Equal(n, text[start:end]) {
+				return algorithmDescription
+			}
+		}
+	}
+	return ""
+}
+
+// aboutSSH reports a fragment about SSH (sshWord in its path or a line).
+func (r *round24) aboutSSH() bool {
+	if !r.aboutRead {
+		r.aboutRead = true
+		r.about = sshFragment(&scanner.Fragment{Path: r.path, Lines: r.lines})
+	}
+	return r.about
+}
+
+// oneTokenLocal reports an address whose local part is one token: no
+// '.' or '+' (an algorithm name's first part: "aes128-ctr", "rijndael-cbc").
+func oneTokenLocal(addr []byte) bool {
+	a := bytes.IndexByte(addr, '@')
+	return a > 0 && !bytes.ContainsAny(addr[:a], ".+")
+}
+
+// algorithmToken reports a bare SSH algorithm name as the protocol and
+// its configurations write it: lower-case letters, digits, '-' and '_',
+// with OpenSSH's wildcard '*' and an optional leading '+', '-' or '^'
+// (append, remove, prepend). strong: the name has a hyphen inside it
+// ("aes128-ctr", "hmac-sha2-256", "ssh-ed25519"), the shape of an
+// algorithm name and not of a word.
+func algorithmToken(t []byte) (ok, strong bool) {
+	if len(t) > 0 && (t[0] == '+' || t[0] == '-' || t[0] == '^') {
+		t = t[1:]
+	}
+	if len(t) == 0 || t[0] == '-' || t[len(t)-1] == '-' {
+		return false, false
+	}
+	for _, c := range t {
+		if !isLower(c) && !isDigit(c) && c != '-' && c != '_' && c != '*' {
+			return false, false
+		}
+	}
+	return true, bytes.IndexByte(t, '-') > 0
+}
+
+// algorithmSiblings reports whether the items other than name (one
+// occurrence) are all algorithm names (bare tokens, or one-token
+// address-shaped names) and at least one is a bare hyphenated algorithm
+// name. A list of mailboxes fails: its siblings are addresses.
+func algorithmSiblings(items [][]byte, name []byte) bool {
+	self, strong := false, false
+	for _, it := range items {
+		if len(it) == 0 {
+			continue
+		}
+		if !self && bytes.Equal(it, name) {
+			self = true
+			continue
+		}
+		if bytes.IndexByte(it, '@') >= 0 {
+			if bytes.Count(it, []byte("@")) != 1 || !oneTokenLocal(it) {
+				return false
+			}
+			continue
+		}
+		ok, s := algorithmToken(it)
+		if !ok {
+			return false
+		}
+		strong = strong || s
+	}
+	return self && strong
+}
+
+// nameListStop ends an SSH name-list (RFC 4251 §5: comma-separated,
+// no spaces): a space, a quote, a bracket.
+func nameListStop(c byte) bool {
+	return c == ' ' || c == '\t' || c == '"' || c == '\'' || c == '`' || c == '(' || c == ')' || c == '[' || c == ']' || c == '{' || c == '}' || c == '=' || c == ':'
+}
+
+// wordListStop ends a word list (%w[…], a shell array): a bracket, a
+// quote or another separator that is not a space.
+func wordListStop(c byte) bool {
+	return c == '"' || c == '\'' || c == '`' || c == '(' || c == ')' || c == '[' || c == ']' || c == '{' || c == '}' || c == '=' || c == ',' || c == ':' || c == ';' || c == '#'
+}
+
+// sshAlgorithmItem reports whether the address at lines[i].Text[start:end]
+// is an item of an SSH name-list ("aes128-ctr,name@domain,aes256-ctr")
+// or of a word list ("%w[aes128-ctr name@domain]", a list continued on
+// the adjacent lines) whose other items are algorithm names.
+func sshAlgorithmItem(lines []scanner.Line, i, start, end int) bool {
+	text := lines[i].Text
+	b, a := before(text, start), at(text, end)
+	name := text[start:end]
+	if b == ',' || a == ',' {
+		s, e := start, end
+		for s > 0 && !nameListStop(text[s-1]) {
+			s--
+		}
+		for e < len(text) && !nameListStop(text[e]) {
+			e++
+		}
+		return algorithmSiblings(bytes.Split(text[s:e], []byte(",")), name)
+	}
+	if !(b == 0 || b == ' ' || b == '\t' || b == '(' || b == '[') || !(a == 0 || a == ' ' || a == '\t' || a == ')' || a == ']' || a == '\r') {
+		return false
+	}
+	s, e := start, end
+	for s > 0 && !wordListStop(text[s-1]) {
+		s--
+	}
+	for e < len(text) && !wordListStop(text[e]) {
+		e++
+	}
+	items := bytes.Fields(text[s:e])
+	// A line of the list's items alone: its siblings continue on the
+	// adjacent lines of the file.
+	if len(bytes.TrimSpace(text[:s])) == 0 && len(bytes.TrimSpace(text[e:])) <= 1 {
+		for _, j := range []int{i - 1, i + 1} {
+			if j < 0 || j >= len(lines) || absInt(lines[j].Number-lines[i].Number) != 1 {
+				continue
+			}
+			if f := itemsLine(lines[j].Text); f != nil {
+				items = append(items, f...)
+			}
+		}
+	}
+	return len(items) > 1 && algorithmSiblings(items, name)
+}
+
+// itemsLine returns the words of a line that holds only list items (an
+// optional opening "%w(" or closing bracket aside), or nil.
+func itemsLine(t []byte) [][]byte {
+	t = bytes.TrimSpace(t)
+	for _, p := range []string{"%w(", "%w[", "%i(", "%i["} {
+		t = bytes.TrimPrefix(t, []byte(p))
+	}
+	t = bytes.TrimRight(t, ")]")
+	f := bytes.Fields(t)
+	for _, w := range f {
+		if ok, _ := algorithmToken(w); !ok && !(bytes.Count(w, []byte("@")) == 1 && oneTokenLocal(w)) {
+			return nil
+		}
+	}
+	return f
+}
+
+func absInt(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// algorithmHashKey reports a quoted address-shaped name that keys a hash
+// entry whose value is a quoted cipher or algorithm name
+// ("name@domain" => "aes-256-cbc", "name@domain": "aes-256-cbc").
+func algorithmHashKey(text []byte, start, end int) bool {
+	q := before(text, start)
+	if (q != '"' && q != '\'') || at(text, end) != q {
+		return false
+	}
+	r := bytes.TrimLeft(text[end+1:], " \t")
+	switch {
+	case bytes.HasPrefix(r, []byte("=>")):
+		r = r[2:]
+	case bytes.HasPrefix(r, []byte(":")):
+		r = r[1:]
+	default:
+		return false
+	}
+	r = bytes.TrimLeft(r, " \t")
+	if len(r) < 2 || (r[0] != '"' && r[0] != '\'') {
+		return false
+	}
+	e := bytes.IndexByte(r[1:], r[0])
+	if e < 0 {
+		return false
+	}
+	ok, strong := algorithmToken(r[1 : 1+e])
+	return ok && strong
+}
+
+// markdownFirstCell reports an address that is the whole first cell of a
+// Markdown table row ("| name@domain | … |").
+func markdownFirstCell(text []byte, start, end int) bool {
+	t := bytes.TrimLeft(text[:start], " \t")
+	if len(t) == 0 || t[0] != '|' || len(bytes.TrimSpace(t[1:])) != 0 {
+		return false
+	}
+	r := bytes.TrimLeft(text[end:], " \t")
+	return len(r) > 0 && r[0] == '|'
+}
+
+// readAlgorithmNames returns the address-shaped names the lines use as
+// items of an algorithm list or as keys of a cipher hash.
+func readAlgorithmNames(lines []scanner.Line) [][]byte {
+	var names [][]byte
+	for i, l := range lines {
+		t := l.Text
+		if bytes.IndexByte(t, '@') < 0 {
+			continue
+		}
+		for j := 0; j < len(t); j++ {
+			if t[j] != '@' {
+				continue
+			}
+			s, e := j, j+1
+			for s > 0 && (isWord(t[s-1]) || t[s-1] == '-') {
+				s--
+			}
+			for e < len(t) && (isWord(t[e]) || t[e] == '-' || t[e] == '.') {
+				e++
+			}
+			for e > j+1 && t[e-1] == '.' {
+				e--
+			}
+			if s == j || e == j+1 || bytes.IndexByte(t[j+1:e], '.') < 0 {
+				continue
+			}
+			if sshAlgorithmItem(lines, i, s, e) || algorithmHashKey(t, s, e) {
+				names = append(names, t[s:e])
+			}
+		}
+	}
+	return names
+}

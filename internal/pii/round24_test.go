@@ -1,0 +1,40 @@
+package pii
+
+import (
+	"testing"
+
+	"github.com/privscan/privscan/finding"
+)
+
+// TestRound24Rules: the shapes held-out round 24 showed, and near misses
+// that keep their warning. Synthetic names and hosts only; each fragment
+// is the added lines alone, numbered from line 1 of the file.
+func TestRound24Rules(t *testing.T) {
+	d, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []severityCase{
+		// SSH algorithm names read by the name-list grammar.
+		{"name-list item", "lib/transport/algos.rb", finding.KindDiff, "  x = \"aes128-ctr,rijndael-cbc@cipherlab.io,aes256-ctr\"", []string{"note"}},
+		{"name-list, last item", "test/test_algos.rb", finding.KindDiff, "  assert_equal opts || \"aes128-cbc,3des-cbc,twofish-cbc@cipherlab.io\", got", []string{"note"}},
+		{"word list item", "test/test_algos.rb", finding.KindDiff, "  assert_equal %w(aes256-cbc aes128-cbc twofish-cbc@cipherlab.io none), got", []string{"note"}},
+		{"word list with modifiers", "test/test_algos.rb", finding.KindDiff, "  algorithms(encryption: %w[twofish-cbc@cipherlab.io -blowfish-* -*-cbc -none])", []string{"note"}},
+		{"word list continued on the next lines", "lib/transport/algos.rb", finding.KindDiff, "  enc: %w(aes128-cbc 3des-cbc\n    aes192-cbc aes256-cbc\n    twofish-cbc@cipherlab.io\n    idea-cbc none)", []string{"note"}},
+		{"hash key with a cipher value", "lib/transport/factory.rb", finding.KindDiff, "    \"twofish-cbc@cipherlab.io\" => \"twofish-256-cbc\",", []string{"note"}},
+		{"quoted use of a listed name in an ssh file", "test/ssh/test_factory.rb", finding.KindDiff, "  NAMES = %w[aes128-ctr twofish-cbc@cipherlab.io]\n  assert_equal 16, factory.key_len(\"twofish-cbc@cipherlab.io\")", []string{"note", "note"}},
+		{"markdown table first cell in an ssh readme", "README.md", finding.KindDiff, "Ciphers supported by the SSH transport:\n| twofish-cbc@cipherlab.io | deprecated |", []string{"note"}},
+		// Recall: a list of mailboxes (siblings are addresses), a name-list
+		// with spaces, a word list of words, an address with a dotted
+		// local part, a hash whose value is not an algorithm name, a
+		// quoted use with no list in the fragment, a table outside SSH.
+		{"list of mailboxes", "config/alerts.cfg", finding.KindDiff, "to = ada@example-mail.org,bo@example-mail.org", []string{"warning", "warning"}},
+		{"mailboxes with a space", "notify.cfg", finding.KindDiff, "to: ada@example-mail.org, bo-smith", []string{"warning"}},
+		{"word list of words", "lib/users.rb", finding.KindDiff, "  USERS = %w[alice bob ada@example-mail.org]", []string{"warning"}},
+		{"dotted local part among algorithms", "test/test_algos.rb", finding.KindDiff, "  %w(aes128-ctr ada.lovelace@example-mail.org aes256-ctr)", []string{"warning"}},
+		{"hash value not an algorithm", "lib/users.rb", finding.KindDiff, "    \"ada@example-mail.org\" => \"Ada Example\",", []string{"warning"}},
+		{"quoted use without a list", "test/transport/test_factory.rb", finding.KindDiff, "  assert_equal 16, factory.key_len(\"ada@example-mail.org\")", []string{"warning"}},
+		{"markdown table outside ssh", "README.md", finding.KindDiff, "Team:\n| ada@example-mail.org | lead |", []string{"warning"}},
+	}
+	runSeverityCases(t, d, 1, 1, cases)
+}
