@@ -10,7 +10,8 @@ import (
 
 // The shapes held-out round 24 showed (docs/design/pii-precision.md,
 // "Round 24's shapes"): SSH algorithm names read by the protocol's
-// grammar for name-lists, not by their domain. Each rule runs only where
+// grammar for name-lists, not by their domain; a gem specification's
+// authors and email lists built on a method's parameter. Each rule runs only where
 // a cheap test (a byte beside the candidate, the one-token local part)
 // lets it.
 
@@ -26,6 +27,8 @@ type round24 struct {
 	namesRead bool
 	names     [][]byte
 	markdown  bool
+	// ruby: a Ruby file outside fixtures (rubyFile).
+	ruby bool
 }
 
 // newRound24 returns the round-24 state for a fragment of the file at p
@@ -35,7 +38,7 @@ func newRound24(p string, message bool, lines []scanner.Line) round24 {
 		return round24{}
 	}
 	ext := strings.ToLower(path.Ext(p))
-	return round24{path: p, lines: lines, markdown: ext == ".md" || ext == ".markdown"}
+	return round24{path: p, lines: lines, markdown: ext == ".md" || ext == ".markdown", ruby: rubyFile(p)}
 }
 
 // algorithmDescription describes an SSH algorithm name read by the
@@ -50,6 +53,9 @@ func (r *round24) lower(k kind, lines []scanner.Line, i, start, end int) string 
 		return ""
 	}
 	text := lines[i].Text
+	if r.ruby && gemPeoplePair(lines, i) {
+		return attributionDescription
+	}
 	if !oneTokenLocal(text[start:end]) {
 		return ""
 	}
@@ -292,4 +298,44 @@ func readAlgorithmNames(lines []scanner.Line) [][]byte {
 		}
 	}
 	return names
+}
+
+// gemPeoplePair reports whether line i assigns a list to an email field
+// on a variable ("s.email = ['…', '…']") that the adjacent line of the
+// file assigns a list of authors ("s.authors = […]"), or that one of the
+// gemLookahead lines before it, consecutive in the file and each a field
+// of the same variable, assigns a gem-only field of gemSpecFields ("s.summary = …"): a gem
+// specification built on a method's parameter (def defaults(s)), its
+// opener unchanged context the hunk does not show. The authors and email
+// lists are the gem format's pair of people and their addresses.
+func gemPeoplePair(lines []scanner.Line, i int) bool {
+	t := bytes.TrimLeft(lines[i].Text, " \t")
+	v, field := fieldAssignment(t)
+	if v == nil || field != "email" {
+		return false
+	}
+	list := bytes.HasPrefix(bytes.TrimLeft(t[bytes.IndexByte(t, '=')+1:], " \t"), []byte("["))
+	for _, j := range []int{i - 1, i + 1} {
+		if !list || j < 0 || j >= len(lines) || absInt(lines[j].Number-lines[i].Number) != 1 {
+			continue
+		}
+		u := bytes.TrimLeft(lines[j].Text, " \t")
+		w, f := fieldAssignment(u)
+		if w != nil && bytes.Equal(w, v) && f == "authors" && bytes.HasPrefix(bytes.TrimLeft(u[bytes.IndexByte(u, '=')+1:], " \t"), []byte("[")) {
+			return true
+		}
+	}
+	for k := i - 1; k >= 0 && k >= i-gemLookahead; k-- {
+		if lines[k+1].Number != lines[k].Number+1 {
+			return false
+		}
+		w, f := fieldAssignment(bytes.TrimLeft(lines[k].Text, " \t"))
+		if w == nil || !bytes.Equal(w, v) {
+			return false // the run of the variable's fields ends
+		}
+		if isGemSpecField(f) {
+			return true
+		}
+	}
+	return false
 }

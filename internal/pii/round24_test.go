@@ -35,6 +35,19 @@ func TestRound24Rules(t *testing.T) {
 		{"hash value not an algorithm", "lib/users.rb", finding.KindDiff, "    \"ada@example-mail.org\" => \"Ada Example\",", []string{"warning"}},
 		{"quoted use without a list", "test/transport/test_factory.rb", finding.KindDiff, "  assert_equal 16, factory.key_len(\"ada@example-mail.org\")", []string{"warning"}},
 		{"markdown table outside ssh", "README.md", finding.KindDiff, "Team:\n| ada@example-mail.org | lead |", []string{"warning"}},
+		// A gem specification built on a method's parameter, its opener
+		// unchanged context: the authors and email lists side by side,
+		// or a gem-only field before the email.
+		{"gem authors and email lists", "Rakefile", finding.KindDiff, "  s.authors = [\"Ada Example\", \"Bo Sample\"]\n  s.email = ['ada.example@mailhost.io', 'bo.sample@mailhost.io']", []string{"note", "note"}},
+		{"gem email list before authors", "tasks/gem.rake", finding.KindDiff, "  s.email = ['ada.example@mailhost.io']\n  s.authors = ['Ada Example']", []string{"note"}},
+		{"gem-only field before the email", "Rakefile", finding.KindDiff, "  s.summary = \"A demo console\"\n  s.email = 'ada.example@mailhost.io'", []string{"note"}},
+		// Recall: an email string beside a name (a user record), the
+		// pair on different variables, not adjacent, another language.
+		{"user record name and email", "Rakefile", finding.KindDiff, "  u.name = 'Ada Example'\n  u.email = 'ada.example@mailhost.io'", []string{"warning"}},
+		{"authors and email on different variables", "Rakefile", finding.KindDiff, "  s.authors = ['Ada Example']\n  u.email = ['ada.example@mailhost.io']", []string{"warning"}},
+		{"authors and email not adjacent", "Rakefile", finding.KindDiff, "  s.authors = ['Ada Example']\n\n  s.email = ['ada.example@mailhost.io']", []string{"warning"}},
+		{"gem-only field before another block", "Rakefile", finding.KindDiff, "  s.summary = \"x\"\nend\n  s.email = 'ada.example@mailhost.io'", []string{"warning"}},
+		{"pair in a python file", "setup_demo.py", finding.KindDiff, "  s.authors = ['Ada Example']\n  s.email = ['ada.example@mailhost.io']", []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 1, cases)
 }
