@@ -29,6 +29,8 @@ type round24 struct {
 	markdown  bool
 	// ruby: a Ruby file outside fixtures (rubyFile).
 	ruby bool
+	// code: a file outside fixtures.
+	code bool
 }
 
 // newRound24 returns the round-24 state for a fragment of the file at p
@@ -38,7 +40,7 @@ func newRound24(p string, message bool, lines []scanner.Line) round24 {
 		return round24{}
 	}
 	ext := strings.ToLower(path.Ext(p))
-	return round24{path: p, lines: lines, markdown: ext == ".md" || ext == ".markdown", ruby: rubyFile(p)}
+	return round24{path: p, lines: lines, markdown: ext == ".md" || ext == ".markdown", ruby: rubyFile(p), code: p != "" && !inFixtureDir(p)}
 }
 
 // algorithmDescription describes an SSH algorithm name read by the
@@ -54,6 +56,9 @@ func (r *round24) lower(k kind, lines []scanner.Line, i, start, end int) string 
 	}
 	text := lines[i].Text
 	if r.ruby && gemPeoplePair(lines, i) {
+		return attributionDescription
+	}
+	if r.code && i > 0 && lines[i-1].Number+1 == lines[i].Number && implementationCredit(lines[i-1].Text, text, start, end) {
 		return attributionDescription
 	}
 	if !oneTokenLocal(text[start:end]) {
@@ -336,6 +341,47 @@ func gemPeoplePair(lines []scanner.Line, i int) bool {
 		if isGemSpecField(f) {
 			return true
 		}
+	}
+	return false
+}
+
+// implementationCredit reports an address in a comment line that begins
+// with "by Name" and the address in parentheses or angle brackets, right
+// after a comment line of the file (adjacent: the caller checks the line
+// numbers) that ends with the work the credit names: "… the original
+// implementation" or "… based on URL" (a URL or a path as the line's
+// last word after "based on"). The two lines are one sentence, "the
+// original implementation by Name (address)", the credit grammar the
+// attribution rules read on one line, wrapped before "by". Another word
+// ending the previous line, text after the address, or a line that is
+// not a comment keep the warning.
+func implementationCredit(prev, line []byte, start, end int) bool {
+	o, c := before(line, start), at(line, end)
+	if !((o == '(' && c == ')') || (o == '<' && c == '>')) {
+		return false
+	}
+	h := bytes.TrimSpace(line[:start-1])
+	if !commentStart(h) {
+		return false
+	}
+	h = stripCommentEnds(h)
+	if !bytes.HasPrefix(h, []byte("by ")) || !personName(h[3:]) {
+		return false
+	}
+	if r := bytes.TrimSpace(line[end+1:]); len(r) > 0 && r[0] != '.' && r[0] != ',' && !bytes.HasPrefix(r, []byte("*/")) {
+		return false
+	}
+	pt := bytes.TrimSpace(prev)
+	if !commentStart(pt) {
+		return false
+	}
+	p := bytes.TrimRight(stripCommentEnds(pt), " \t,:")
+	if bytes.HasSuffix(p, []byte("implementation")) || bytes.HasSuffix(p, []byte("implementation of")) {
+		return true
+	}
+	if k := bytes.LastIndex(p, []byte("based on ")); k >= 0 {
+		rest := p[k+len("based on "):]
+		return len(rest) > 0 && bytes.IndexAny(rest, " \t") < 0 && bytes.Contains(rest, []byte("/"))
 	}
 	return false
 }

@@ -48,6 +48,18 @@ func TestRound24Rules(t *testing.T) {
 		{"authors and email not adjacent", "Rakefile", finding.KindDiff, "  s.authors = ['Ada Example']\n\n  s.email = ['ada.example@mailhost.io']", []string{"warning"}},
 		{"gem-only field before another block", "Rakefile", finding.KindDiff, "  s.summary = \"x\"\nend\n  s.email = 'ada.example@mailhost.io'", []string{"warning"}},
 		{"pair in a python file", "setup_demo.py", finding.KindDiff, "  s.authors = ['Ada Example']\n  s.email = ['ada.example@mailhost.io']", []string{"warning"}},
+		// A credit wrapped before "by": the work on one comment line, the
+		// person on the next.
+		{"original implementation by, wrapped", "lib/agent/bridge.rb", finding.KindDiff, "  # This code is a modified version of the original implementation\n  # by Ada Exämple (ada.example@mailhost.io). It is used by permission.", []string{"note"}},
+		{"based on URL, by on the next line", "cmd/demo/main.go", finding.KindDiff, "// Originally based on https://example.org/demo/upstream\n// by Ada Example <ada.example@mailhost.io>", []string{"note"}},
+		// Recall: another word ends the previous line, the lines not
+		// adjacent, not comments, a lower-case phrase, words after the
+		// address, a fixture.
+		{"by after another word", "lib/agent/bridge.rb", finding.KindDiff, "  # Please send questions\n  # by Ada Example (ada.example@mailhost.io)", []string{"warning"}},
+		{"by not adjacent", "lib/agent/bridge.rb", finding.KindDiff, "  # the original implementation\n\n  # by Ada Example (ada.example@mailhost.io)", []string{"warning"}},
+		{"by in code, not a comment", "lib/agent/bridge.rb", finding.KindDiff, "  x = implementation\n  by Ada Example (ada.example@mailhost.io)", []string{"warning"}},
+		{"based on a phrase, not a URL", "cmd/demo/main.go", finding.KindDiff, "// based on feedback\n// by Ada Example (ada.example@mailhost.io)", []string{"warning"}},
+		{"based on URL, a fixture", "test/fixtures/main.go", finding.KindDiff, "// Originally based on https://example.org/demo/upstream\n// by Ada Example <ada.example@mailhost.io>", []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 1, cases)
 }
