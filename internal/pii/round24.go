@@ -64,7 +64,7 @@ func (r *round24) lower(k kind, lines []scanner.Line, i, start, end int) string 
 	if !oneTokenLocal(text[start:end]) {
 		return ""
 	}
-	if sshAlgorithmItem(lines, i, start, end) || algorithmHashKey(text, start, end) {
+	if sshAlgorithmItem(lines, i, start, end) || algorithmHashKey(text, start, end) || algorithmHashOpener(lines, i, start, end) {
 		return algorithmDescription
 	}
 	if r.markdown && markdownFirstCell(text, start, end) && r.aboutSSH() {
@@ -297,7 +297,7 @@ func readAlgorithmNames(lines []scanner.Line) [][]byte {
 			if s == j || e == j+1 || bytes.IndexByte(t[j+1:e], '.') < 0 {
 				continue
 			}
-			if sshAlgorithmItem(lines, i, s, e) || algorithmHashKey(t, s, e) {
+			if sshAlgorithmItem(lines, i, s, e) || algorithmHashKey(t, s, e) || algorithmHashOpener(lines, i, s, e) {
 				names = append(names, t[s:e])
 			}
 		}
@@ -384,4 +384,30 @@ func implementationCredit(prev, line []byte, start, end int) bool {
 		return len(rest) > 0 && bytes.IndexAny(rest, " \t") < 0 && bytes.Contains(rest, []byte("/"))
 	}
 	return false
+}
+
+// algorithmHashOpener reports a quoted address-shaped name that keys a
+// nested hash ("name@domain" => {) whose first key, on the next line of
+// the file, is a quoted algorithm name ('hmac-sha2-256' =>): a table of
+// test vectors by cipher and MAC.
+func algorithmHashOpener(lines []scanner.Line, i, start, end int) bool {
+	text := lines[i].Text
+	q := before(text, start)
+	if (q != '"' && q != '\'') || at(text, end) != q || i+1 >= len(lines) || lines[i+1].Number != lines[i].Number+1 {
+		return false
+	}
+	r := bytes.TrimLeft(text[end+1:], " \t")
+	if !bytes.HasPrefix(r, []byte("=>")) || !bytes.Equal(bytes.TrimSpace(r[2:]), []byte("{")) {
+		return false
+	}
+	n := bytes.TrimSpace(lines[i+1].Text)
+	if len(n) < 2 || (n[0] != '"' && n[0] != '\'') {
+		return false
+	}
+	e := bytes.IndexByte(n[1:], n[0])
+	if e < 0 || !bytes.HasPrefix(bytes.TrimLeft(n[2+e:], " \t"), []byte("=>")) {
+		return false
+	}
+	ok, strong := algorithmToken(n[1 : 1+e])
+	return ok && strong
 }

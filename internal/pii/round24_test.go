@@ -24,6 +24,7 @@ func TestRound24Rules(t *testing.T) {
 		{"hash key with a cipher value", "lib/transport/factory.rb", finding.KindDiff, "    \"twofish-cbc@cipherlab.io\" => \"twofish-256-cbc\",", []string{"note"}},
 		{"quoted use of a listed name in an ssh file", "test/ssh/test_factory.rb", finding.KindDiff, "  NAMES = %w[aes128-ctr twofish-cbc@cipherlab.io]\n  assert_equal 16, factory.key_len(\"twofish-cbc@cipherlab.io\")", []string{"note", "note"}},
 		{"markdown table first cell in an ssh readme", "README.md", finding.KindDiff, "Ciphers supported by the SSH transport:\n| twofish-cbc@cipherlab.io | deprecated |", []string{"note"}},
+		{"nested hash keyed by algorithm names", "test/transport/test_stream.rb", finding.KindDiff, "      'twofish-cbc@cipherlab.io' => {\n        'hmac-sha2-256' => {", []string{"note"}},
 		// Recall: a list of mailboxes (siblings are addresses), a name-list
 		// with spaces, a word list of words, an address with a dotted
 		// local part, a hash whose value is not an algorithm name, a
@@ -33,6 +34,7 @@ func TestRound24Rules(t *testing.T) {
 		{"word list of words", "lib/users.rb", finding.KindDiff, "  USERS = %w[alice bob ada@example-mail.org]", []string{"warning"}},
 		{"dotted local part among algorithms", "test/test_algos.rb", finding.KindDiff, "  %w(aes128-ctr ada.lovelace@example-mail.org aes256-ctr)", []string{"warning"}},
 		{"hash value not an algorithm", "lib/users.rb", finding.KindDiff, "    \"ada@example-mail.org\" => \"Ada Example\",", []string{"warning"}},
+		{"nested hash keyed by words", "lib/users.rb", finding.KindDiff, "      'ada@example-mail.org' => {\n        'name' => 'Ada',", []string{"warning"}},
 		{"quoted use without a list", "test/transport/test_factory.rb", finding.KindDiff, "  assert_equal 16, factory.key_len(\"ada@example-mail.org\")", []string{"warning"}},
 		{"markdown table outside ssh", "README.md", finding.KindDiff, "Team:\n| ada@example-mail.org | lead |", []string{"warning"}},
 		// A gem specification built on a method's parameter, its opener
