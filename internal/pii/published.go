@@ -95,6 +95,10 @@ var signingTools = []struct {
 	{"dpkg-buildpackage", []string{"-k", "--sign-key"}},
 	{"dpkg-sig", []string{"-k"}},
 	{"rpmsign", []string{"--key-id"}},
+	// RubyGems' "gem cert --build address": the address is the subject
+	// of the self-signed certificate that signs the gem, published with
+	// it (round 24).
+	{"gem", []string{"--build", "-b"}},
 }
 
 // gpgKeyOptions are GnuPG's options that select a key of the keyring:

@@ -62,6 +62,12 @@ func TestRound24Rules(t *testing.T) {
 		{"by in code, not a comment", "lib/agent/bridge.rb", finding.KindDiff, "  x = implementation\n  by Ada Example (ada.example@mailhost.io)", []string{"warning"}},
 		{"based on a phrase, not a URL", "cmd/demo/main.go", finding.KindDiff, "// based on feedback\n// by Ada Example (ada.example@mailhost.io)", []string{"warning"}},
 		{"based on URL, a fixture", "test/fixtures/main.go", finding.KindDiff, "// Originally based on https://example.org/demo/upstream\n// by Ada Example <ada.example@mailhost.io>", []string{"warning"}},
+		// A gem's signing certificate built for its address.
+		{"gem cert --build in a Rakefile", "Rakefile", finding.KindDiff, "    sh \"gem cert --build ada.example@mailhost.io --days 365\"", []string{"note"}},
+		{"gem cert --build in a readme", "README.rdoc", finding.KindDiff, "     gem cert --build ada.example@mailhost.io --private-key path/key.pem", []string{"note"}},
+		// Recall: another gem command's argument, another tool's --build.
+		{"gem owner --add", "Rakefile", finding.KindDiff, "    sh \"gem owner demo --add ada.example@mailhost.io\"", []string{"warning"}},
+		{"another tool's --build", "Rakefile", finding.KindDiff, "    sh \"make --build ada.example@mailhost.io\"", []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 1, cases)
 }
