@@ -31,6 +31,8 @@ type round24 struct {
 	ruby bool
 	// code: a file outside fixtures.
 	code bool
+	// js: a JavaScript file outside fixtures.
+	js bool
 }
 
 // newRound24 returns the round-24 state for a fragment of the file at p
@@ -40,7 +42,8 @@ func newRound24(p string, message bool, lines []scanner.Line) round24 {
 		return round24{}
 	}
 	ext := strings.ToLower(path.Ext(p))
-	return round24{path: p, lines: lines, markdown: ext == ".md" || ext == ".markdown", ruby: rubyFile(p), code: p != "" && !inFixtureDir(p)}
+	return round24{path: p, lines: lines, markdown: ext == ".md" || ext == ".markdown", ruby: rubyFile(p), code: p != "" && !inFixtureDir(p),
+		js: p != "" && !inFixtureDir(p) && (ext == ".js" || ext == ".mjs" || ext == ".cjs")}
 }
 
 // algorithmDescription describes an SSH algorithm name read by the
@@ -59,6 +62,9 @@ func (r *round24) lower(k kind, lines []scanner.Line, i, start, end int) string 
 		return attributionDescription
 	}
 	if r.code && i > 0 && lines[i-1].Number+1 == lines[i].Number && implementationCredit(lines[i-1].Text, text, start, end) {
+		return attributionDescription
+	}
+	if r.js && inlinedManifestItem(lines, i, start, end) {
 		return attributionDescription
 	}
 	if !oneTokenLocal(text[start:end]) {
@@ -410,4 +416,31 @@ func algorithmHashOpener(lines []scanner.Line, i, start, end int) bool {
 	}
 	ok, strong := algorithmToken(n[1 : 1+e])
 	return ok && strong
+}
+
+// inlinedManifestWindow bounds how many lines around an npm people
+// array's item inlinedManifestItem reads for the manifest's name and
+// version.
+const inlinedManifestWindow = 40
+
+// inlinedManifestItem reports, in a JavaScript file outside fixtures, an
+// item of an npm people array (npmPeopleArrayItem) of a package.json
+// inlined into the file by a bundler: the object literal has the
+// manifest's quoted "name" and "version" keys on lines of the fragment
+// near the array. A people array in an object without both keys keeps
+// the warning.
+func inlinedManifestItem(lines []scanner.Line, i, start, end int) bool {
+	if !npmPeopleArrayItem(lines, i, start, end) {
+		return false
+	}
+	name, version := false, false
+	for k := i - inlinedManifestWindow; k <= i+inlinedManifestWindow; k++ {
+		if k < 0 || k >= len(lines) {
+			continue
+		}
+		t := bytes.TrimSpace(lines[k].Text)
+		name = name || bytes.HasPrefix(t, []byte(`"name": "`))
+		version = version || bytes.HasPrefix(t, []byte(`"version": "`))
+	}
+	return name && version
 }

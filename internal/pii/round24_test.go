@@ -68,6 +68,11 @@ func TestRound24Rules(t *testing.T) {
 		// Recall: another gem command's argument, another tool's --build.
 		{"gem owner --add", "Rakefile", finding.KindDiff, "    sh \"gem owner demo --add ada.example@mailhost.io\"", []string{"warning"}},
 		{"another tool's --build", "Rakefile", finding.KindDiff, "    sh \"make --build ada.example@mailhost.io\"", []string{"warning"}},
+		// A package.json inlined into a JavaScript bundle.
+		{"npm contributors inlined in a bundle", "demo.js", finding.KindDiff, "module.exports={\n  \"name\": \"demo\",\n  \"contributors\": [\n    \"Ada Example <ada.example@mailhost.io>\",\n    \"Bo Sample <bo.sample@mailhost.io> (https://bo.example.org)\"\n  ],\n  \"version\": \"1.0.0\"", []string{"note", "note"}},
+		// Recall: no version beside the array, a fixture.
+		{"npm contributors without a version", "demo.js", finding.KindDiff, "module.exports={\n  \"name\": \"demo\",\n  \"contributors\": [\n    \"Ada Example <ada.example@mailhost.io>\"\n  ],", []string{"warning"}},
+		{"npm contributors inlined in a fixture", "test/fixtures/demo.js", finding.KindDiff, "module.exports={\n  \"name\": \"demo\",\n  \"contributors\": [\n    \"Ada Example <ada.example@mailhost.io>\"\n  ],\n  \"version\": \"1.0.0\"", []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 1, cases)
 }
