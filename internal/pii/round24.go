@@ -387,7 +387,7 @@ func implementationCredit(prev, line []byte, start, end int) bool {
 	}
 	if k := bytes.LastIndex(p, []byte("based on ")); k >= 0 {
 		rest := p[k+len("based on "):]
-		return len(rest) > 0 && bytes.IndexAny(rest, " \t") < 0 && bytes.Contains(rest, []byte("/"))
+		return len(rest) > 0 && !bytes.ContainsAny(rest, " \t") && bytes.Contains(rest, []byte("/"))
 	}
 	return false
 }
