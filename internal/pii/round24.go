@@ -61,6 +61,9 @@ func (r *round24) lower(k kind, lines []scanner.Line, i, start, end int) string 
 	if r.ruby && gemPeoplePair(lines, i) {
 		return attributionDescription
 	}
+	if r.code && sshLoginArgument(lines, i, start, end) {
+		return loginDescription
+	}
 	if r.code && i > 0 && lines[i-1].Number+1 == lines[i].Number && implementationCredit(lines[i-1].Text, text, start, end) {
 		return attributionDescription
 	}
@@ -443,4 +446,37 @@ func inlinedManifestItem(lines []scanner.Line, i, start, end int) bool {
 		version = version || bytes.HasPrefix(t, []byte(`"version": "`))
 	}
 	return name && version
+}
+
+// loginDescription describes an SSH login passed with a remote path.
+const loginDescription = "An SSH login (user@host) passed with a remote path to an SSH, SCP or SFTP call: a machine account and the location it writes to, the scp form in separate arguments, reported as a note."
+
+// sshLoginArgument reports a quoted address that is a whole argument
+// ("user@host",) whose next argument, on the same line or the adjacent
+// next line of the file, is a quoted absolute path ("/var/www/site"),
+// in a call that names SSH or SFTP on the same line or the adjacent line
+// before (Rake::SshDirPublisher.new(, Net::SFTP.start(): the scp form
+// user@host:/path written as two arguments. An address followed by
+// another argument, or the call not about SSH, keeps the warning.
+func sshLoginArgument(lines []scanner.Line, i, start, end int) bool {
+	text := lines[i].Text
+	q := before(text, start)
+	if (q != '"' && q != '\'') || at(text, end) != q {
+		return false
+	}
+	r := bytes.TrimLeft(text[end+1:], " \t")
+	if len(r) == 0 || r[0] != ',' {
+		return false
+	}
+	r = bytes.TrimSpace(r[1:])
+	if len(r) == 0 && i+1 < len(lines) && lines[i+1].Number == lines[i].Number+1 {
+		r = bytes.TrimSpace(lines[i+1].Text)
+	}
+	if len(r) < 3 || (r[0] != '"' && r[0] != '\'') || r[1] != '/' {
+		return false
+	}
+	if sshWord(text[:start]) {
+		return true
+	}
+	return i > 0 && lines[i-1].Number+1 == lines[i].Number && sshWord(lines[i-1].Text)
 }

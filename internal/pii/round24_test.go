@@ -73,6 +73,12 @@ func TestRound24Rules(t *testing.T) {
 		// Recall: no version beside the array, a fixture.
 		{"npm contributors without a version", "demo.js", finding.KindDiff, "module.exports={\n  \"name\": \"demo\",\n  \"contributors\": [\n    \"Ada Example <ada.example@mailhost.io>\"\n  ],", []string{"warning"}},
 		{"npm contributors inlined in a fixture", "test/fixtures/demo.js", finding.KindDiff, "module.exports={\n  \"name\": \"demo\",\n  \"contributors\": [\n    \"Ada Example <ada.example@mailhost.io>\"\n  ],\n  \"version\": \"1.0.0\"", []string{"warning"}},
+		// An SSH login passed with a remote path.
+		{"ssh publisher login and path", "Rakefile", finding.KindDiff, "  Rake::SshDirPublisher.new(\n    \"ada@web.example-host.io\",\n    \"/var/www/demo\",\n    \"doc\" ).upload", []string{"note"}},
+		// Recall: a mailer with an attachment path, the path not next,
+		// a relative path.
+		{"mailer with a path", "tasks/mail.rb", finding.KindDiff, "  Mailer.send(\"ada.example@mailhost.io\",\n    \"/tmp/report.pdf\")", []string{"warning"}},
+		{"ssh call, relative path", "Rakefile", finding.KindDiff, "  SshPublisher.new(\"ada@web.example-host.io\", \"doc/html\")", []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 1, cases)
 }
