@@ -354,14 +354,7 @@ func bareAuthority(b []byte, start, end int) bool {
 // paragraph with prose, a block followed by another paragraph, and a
 // single paragraph (the subject) are not one: 0, 0.
 func signatureBlock(lines []scanner.Line) (from, to int) {
-	end := len(lines)
-	for end > 0 && len(bytes.TrimSpace(lines[end-1].Text)) == 0 {
-		end--
-	}
-	start := end
-	for start > 0 && len(bytes.TrimSpace(lines[start-1].Text)) != 0 {
-		start--
-	}
+	start, end := lastParagraph(lines)
 	if start == 0 || start == end {
 		return 0, 0
 	}

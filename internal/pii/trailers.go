@@ -156,14 +156,7 @@ func trailerLines(lines []scanner.Line) map[int]bool {
 	}
 	// The trailer block: the last paragraph (not the subject's). Its
 	// continuation lines belong to the trailer above them.
-	end := len(lines)
-	for end > 0 && len(bytes.TrimSpace(lines[end-1].Text)) == 0 {
-		end--
-	}
-	start := end
-	for start > 0 && len(bytes.TrimSpace(lines[start-1].Text)) != 0 {
-		start--
-	}
+	start, end := lastParagraph(lines)
 	if start == 0 {
 		return skip // one paragraph: the subject, no trailer block
 	}
@@ -270,4 +263,19 @@ func inlineTrailer(line []byte, start int) bool {
 		}
 	}
 	return false
+}
+
+// lastParagraph returns the lines [start, end) of a message's last
+// paragraph: its last run of non-blank lines, trailing blank lines left
+// out. start is 0 when the message has one paragraph (or none).
+func lastParagraph(lines []scanner.Line) (start, end int) {
+	end = len(lines)
+	for end > 0 && len(bytes.TrimSpace(lines[end-1].Text)) == 0 {
+		end--
+	}
+	start = end
+	for start > 0 && len(bytes.TrimSpace(lines[start-1].Text)) != 0 {
+		start--
+	}
+	return start, end
 }
