@@ -200,6 +200,8 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 	r23 := newRound23(f.Path, message, readme && !fixture)
 	// r24: the rules built after round 24 (round24.go).
 	r24 := newRound24(f.Path, message, f.Lines)
+	// r25: the rules built after round 25 (round25.go).
+	r25 := newRound25(f.Path, message)
 	for i := range f.Lines {
 		text := f.Lines[i].Text
 		st := scanLine(text)
@@ -295,6 +297,8 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 					} else if d := r23.lower(k, f.Lines, i, start, end); d != "" {
 						sev, desc = finding.SeverityNote, d
 					} else if d := r24.lower(k, f.Lines, i, start, end); d != "" {
+						sev, desc = finding.SeverityNote, d
+					} else if d := r25.lower(k, f.Lines, i, start, end); d != "" {
 						sev, desc = finding.SeverityNote, d
 					}
 				}

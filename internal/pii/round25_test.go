@@ -1,0 +1,33 @@
+package pii
+
+import (
+	"testing"
+
+	"github.com/privscan/privscan/finding"
+)
+
+// TestRound25Rules: the shapes held-out round 25 showed, and near misses
+// that keep their warning. Synthetic names and hosts only; each fragment
+// is the added lines alone, numbered from line 1 of the file.
+func TestRound25Rules(t *testing.T) {
+	d, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []severityCase{
+		// A people dunder's list of "Name <address>" strings.
+		{"__contributors__ list", "demo/graph.py", finding.KindDiff, "__contributors__ = [\n    \"Ada Example <ada.example@mailhost.io>\",\n    \"Bo Sample <https://bo.example.org/>\",\n    \"Cy Demo <cy.demo@mailhost.io>\",\n]", []string{"note", "note"}},
+		{"__credits__ tuple", "demo/__init__.py", finding.KindDiff, "__credits__ = (\n    'Ada Example <ada.example@mailhost.io>',\n    'Bo Sample <bo.sample@mailhost.io>'\n)", []string{"note", "note"}},
+		{"__maintainers__ on one line", "demo/__init__.py", finding.KindDiff, "__maintainers__ = [\"Ada Example <ada.example@mailhost.io>\"]", []string{"note"}},
+		// Recall: after the list closes, a gap in the hunk, another
+		// variable, an item with words after it, a fixture, not Python.
+		{"after the list closes", "demo/graph.py", finding.KindDiff, "__contributors__ = [\n    \"Ada Example <ada.example@mailhost.io>\",\n]\n    \"Bo Sample <bo.sample@mailhost.io>\",", []string{"note", "warning"}},
+		{"gap in the hunk", "demo/graph.py", finding.KindDiff, "__contributors__ = [\n\n    \"Bo Sample <bo.sample@mailhost.io>\",", []string{"warning"}},
+		{"another variable", "demo/graph.py", finding.KindDiff, "USERS = [\n    \"Ada Example <ada.example@mailhost.io>\",\n]", []string{"warning"}},
+		{"item with more text", "demo/graph.py", finding.KindDiff, "__contributors__ = [\n    \"Ada Example <ada.example@mailhost.io>\", send(\"x\"),\n]", []string{"warning"}},
+		{"item without a name", "demo/graph.py", finding.KindDiff, "__contributors__ = [\n    \"<ada.example@mailhost.io>\",\n]", []string{"warning"}},
+		{"contributors list in a fixture", "tests/fixtures/graph.py", finding.KindDiff, "__contributors__ = [\n    \"Ada Example <ada.example@mailhost.io>\",\n]", []string{"warning"}},
+		{"contributors list in a ruby file", "lib/graph.rb", finding.KindDiff, "__contributors__ = [\n    \"Ada Example <ada.example@mailhost.io>\",\n]", []string{"warning"}},
+	}
+	runSeverityCases(t, d, 1, 1, cases)
+}
