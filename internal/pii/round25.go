@@ -8,13 +8,16 @@ import (
 
 // The shapes held-out round 25 showed (docs/design/pii-precision.md,
 // "Round 25's shapes"): a Python module's people dunder holding a list of
-// "Name <address>" strings. Each rule runs only where a cheap test (the
+// "Name <address>" strings; a Javadoc or KDoc @author tag whose address
+// wraps onto the next comment line. Each rule runs only where a cheap test (the
 // file's kind, '<' before the candidate) lets it.
 
 // round25 holds the per-fragment state of the rules built after round 25.
 type round25 struct {
 	// python: a Python module outside fixtures (pythonModule).
 	python bool
+	// code: a file outside fixtures.
+	code bool
 }
 
 // newRound25 returns the round-25 state for a fragment of the file at p
@@ -23,7 +26,7 @@ func newRound25(p string, message bool) round25 {
 	if message {
 		return round25{}
 	}
-	return round25{python: pythonModule(p)}
+	return round25{python: pythonModule(p), code: p != "" && !inFixtureDir(p)}
 }
 
 // lower returns the description of a note for an email finding at
@@ -37,7 +40,54 @@ func (r *round25) lower(k kind, lines []scanner.Line, i, start, end int) string 
 	if r.python && before(text, start) == '<' && at(text, end) == '>' && dunderListItem(lines, i) {
 		return attributionDescription
 	}
+	if r.code && i > 0 && lines[i-1].Number+1 == lines[i].Number && aloneOnCommentLine(text, start, end) && authorTagLine(lines[i-1].Text) {
+		return attributionDescription
+	}
 	return ""
+}
+
+// aloneOnCommentLine reports an address that is all a doc comment's line
+// holds (" *   address", optionally in <…> or (…)).
+func aloneOnCommentLine(text []byte, start, end int) bool {
+	pre := bytes.TrimRight(text[:start], " \t")
+	post := bytes.TrimRight(text[end:], " \t\r")
+	if n := len(pre); n > 0 && (pre[n-1] == '<' || pre[n-1] == '(') {
+		closer := byte('>')
+		if pre[n-1] == '(' {
+			closer = ')'
+		}
+		if len(post) != 1 || post[0] != closer {
+			return false
+		}
+		pre = bytes.TrimRight(pre[:n-1], " \t")
+	} else if len(post) != 0 {
+		return false
+	}
+	pre = bytes.TrimLeft(pre, " \t")
+	return string(pre) == "*" || string(pre) == "//"
+}
+
+// authorTagLine reports a doc comment's line that is a Javadoc or KDoc
+// "@author Name" tag with a name and no address (" * @author Name").
+func authorTagLine(t []byte) bool {
+	t = bytes.TrimLeft(t, " \t")
+	switch {
+	case bytes.HasPrefix(t, []byte("*")):
+		t = t[1:]
+	case bytes.HasPrefix(t, []byte("//")):
+		t = t[2:]
+	default:
+		return false
+	}
+	t = bytes.TrimLeft(t, " \t")
+	if !bytes.HasPrefix(t, []byte("@author")) {
+		return false
+	}
+	name := bytes.TrimSpace(t[len("@author"):])
+	if len(name) == 0 || len(t) == len("@author") || (t[len("@author")] != ' ' && t[len("@author")] != '\t') {
+		return false
+	}
+	return bytes.IndexByte(name, '@') < 0 && bytes.IndexByte(name, '<') < 0 && (isUpper(name[0]) || isLower(name[0]) || name[0] >= 0x80)
 }
 
 // dunderPeopleLists are the module dunders whose list or tuple names the
@@ -65,26 +115,35 @@ func dunderListOpener(t []byte) bool {
 	return false
 }
 
-// personItem reports a line that is one quoted "Name <…>" item of a list
-// and nothing else: indentation, the string, an optional comma.
-func personItem(t []byte) bool {
+// stringItem returns the string of a line that is one quoted item of a
+// list and nothing else (indentation, the string, an optional comma), or
+// nil.
+func stringItem(t []byte) []byte {
 	t = bytes.TrimRight(bytes.TrimLeft(t, " \t"), " \t\r")
 	t = bytes.TrimSuffix(t, []byte(","))
 	if len(t) < 2 || (t[0] != '"' && t[0] != '\'') || t[len(t)-1] != t[0] {
-		return false
+		return nil
 	}
 	s := t[1 : len(t)-1]
 	if bytes.IndexByte(s, t[0]) >= 0 {
-		return false
+		return nil
 	}
+	return s
+}
+
+// personItem reports a line that is one quoted "Name <…>" item of a list
+// and nothing else.
+func personItem(t []byte) bool {
+	s := stringItem(t)
 	lt := bytes.Index(s, []byte(" <"))
 	return lt > 0 && s[len(s)-1] == '>' && bytes.IndexByte(s[lt+2:], '<') < 0
 }
 
 // dunderListItem reports lines[i] as an item of a people dunder's list:
-// the opener itself when it holds the item, or an item line after it,
-// every line between an item line and all of them adjacent (the list has
-// not closed: a closing line is not an item).
+// the opener itself when it holds the item, or a "Name <…>" item line
+// after it, every line between a one-string item (a name alone is one)
+// and all of them adjacent (the list has not closed: a closing line is
+// not an item).
 func dunderListItem(lines []scanner.Line, i int) bool {
 	if dunderListOpener(lines[i].Text) {
 		return true
@@ -96,7 +155,7 @@ func dunderListItem(lines []scanner.Line, i int) bool {
 		if dunderListOpener(lines[j].Text) {
 			return true
 		}
-		if !personItem(lines[j].Text) {
+		if stringItem(lines[j].Text) == nil {
 			return false
 		}
 	}

@@ -18,6 +18,7 @@ func TestRound25Rules(t *testing.T) {
 		// A people dunder's list of "Name <address>" strings.
 		{"__contributors__ list", "demo/graph.py", finding.KindDiff, "__contributors__ = [\n    \"Ada Example <ada.example@mailhost.io>\",\n    \"Bo Sample <https://bo.example.org/>\",\n    \"Cy Demo <cy.demo@mailhost.io>\",\n]", []string{"note", "note"}},
 		{"__credits__ tuple", "demo/__init__.py", finding.KindDiff, "__credits__ = (\n    'Ada Example <ada.example@mailhost.io>',\n    'Bo Sample <bo.sample@mailhost.io>'\n)", []string{"note", "note"}},
+		{"a name alone and a missing comma between", "demo/graph.py", finding.KindDiff, "__contributors__ = [\n    \"Ada Example <https://ada.example.org/>\"\n    \"Bo Sample\",\n    \"Cy Demo <cy.demo@mailhost.io>\",\n]", []string{"note"}},
 		{"__maintainers__ on one line", "demo/__init__.py", finding.KindDiff, "__maintainers__ = [\"Ada Example <ada.example@mailhost.io>\"]", []string{"note"}},
 		// Recall: after the list closes, a gap in the hunk, another
 		// variable, an item with words after it, a fixture, not Python.
@@ -28,6 +29,18 @@ func TestRound25Rules(t *testing.T) {
 		{"item without a name", "demo/graph.py", finding.KindDiff, "__contributors__ = [\n    \"<ada.example@mailhost.io>\",\n]", []string{"warning"}},
 		{"contributors list in a fixture", "tests/fixtures/graph.py", finding.KindDiff, "__contributors__ = [\n    \"Ada Example <ada.example@mailhost.io>\",\n]", []string{"warning"}},
 		{"contributors list in a ruby file", "lib/graph.rb", finding.KindDiff, "__contributors__ = [\n    \"Ada Example <ada.example@mailhost.io>\",\n]", []string{"warning"}},
+		// A Javadoc or KDoc @author tag whose address wraps onto the next
+		// comment line.
+		{"kdoc author, address wrapped", "src/main/kotlin/demo/Reader.kt", finding.KindDiff, "/**\n * @author Ada Example\n *\t\t  ada.example@mailhost.io\n **/", []string{"note"}},
+		{"javadoc author, address in brackets", "src/main/java/demo/Reader.java", finding.KindDiff, "/**\n *  @author Ada Example\n *          <ada.example@mailhost.io>\n */", []string{"note"}},
+		{"line comment author", "src/demo/reader.go", finding.KindDiff, "// @author Ada Example\n// ada.example@mailhost.io", []string{"note"}},
+		// Recall: the lines not adjacent, words beside the address, a
+		// tag other than @author, an @author with no name, a fixture.
+		{"author tag not adjacent", "src/main/kotlin/demo/Reader.kt", finding.KindDiff, " * @author Ada Example\n *\n * ada.example@mailhost.io", []string{"warning"}},
+		{"words beside the address", "src/main/kotlin/demo/Reader.kt", finding.KindDiff, " * @author Ada Example\n * write to ada.example@mailhost.io", []string{"warning"}},
+		{"another tag", "src/main/kotlin/demo/Reader.kt", finding.KindDiff, " * @param user Ada Example\n * ada.example@mailhost.io", []string{"warning"}},
+		{"author tag with no name", "src/main/kotlin/demo/Reader.kt", finding.KindDiff, " * @author\n * ada.example@mailhost.io", []string{"warning"}},
+		{"author wrapped in a fixture", "src/test/fixtures/Reader.kt", finding.KindDiff, " * @author Ada Example\n * ada.example@mailhost.io", []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 1, cases)
 }
