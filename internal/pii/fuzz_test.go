@@ -144,6 +144,7 @@ func FuzzDetectFragment(f *testing.F) {
 	f.Add("x = \"aes-ctr,a-cbc@ssh.io,\"\n%w(a-b\n b-cbc@ssh.io\n c-d)\n'c-x@ssh.io' => {\n'h-2' =>\n\"d@ssh.io\" => \"e-f\n| e@ssh.io |\n,@,f@ssh.io,", uint8(1))
 	f.Add("  s.summary = 'x'\n  s.authors = ['A']\n  s.email = ['a@mailhost.io']\n# implementation\n# by A (b@mailhost.io)\n# based on x://y/z\n# by B <c@mailhost.io\ngem cert --build d@mailhost.io -b", uint8(17))
 	f.Add("__contributors__ = [\n  \"A <a@mailhost.io>\",\n  'B <b@mailhost.io>'\n \" <c@mailhost.io>\",\n]\n  \"D <d@mailhost.io>\",\n__credits__ = (\"\"\n__maintainers__=[\"E <e@mailhost.io>\"]", uint8(65))
+	f.Add(" * @author A\n *\t<a@mailhost.io>\n// @author\n// b@mailhost.io\nBased on:\n  T\n  by A B <c@mailhost.io>.\n\"\"\"T\nby A (d@mailhost.io\n'''\nby <e@mailhost.io>", uint8(1))
 	d, err := New(Config{})
 	if err != nil {
 		f.Fatal(err)

@@ -43,6 +43,9 @@ func (r *round25) lower(k kind, lines []scanner.Line, i, start, end int) string 
 	if r.code && i > 0 && lines[i-1].Number+1 == lines[i].Number && aloneOnCommentLine(text, start, end) && authorTagLine(lines[i-1].Text) {
 		return attributionDescription
 	}
+	if r.code && i > 0 && lines[i-1].Number+1 == lines[i].Number && byLineCredit(text, start, end) && titledBy(lines, i) {
+		return attributionDescription
+	}
 	return ""
 }
 
@@ -160,4 +163,45 @@ func dunderListItem(lines []scanner.Line, i int) bool {
 		}
 	}
 	return false
+}
+
+// byLineCredit reports an address in <…> or (…) on a line that is only
+// "by Name <address>" (a comment marker before it allowed, a '.' or ','
+// after it).
+func byLineCredit(line []byte, start, end int) bool {
+	o, c := before(line, start), at(line, end)
+	if !((o == '(' && c == ')') || (o == '<' && c == '>')) {
+		return false
+	}
+	h := bytes.TrimSpace(line[:start-1])
+	if commentStart(h) {
+		h = stripCommentEnds(h)
+	}
+	if !bytes.HasPrefix(h, []byte("by ")) || !personName(h[3:]) {
+		return false
+	}
+	r := bytes.TrimSpace(line[end+1:])
+	return len(r) == 0 || ((r[0] == '.' || r[0] == ',') && len(bytes.TrimSpace(r[1:])) == 0)
+}
+
+// titledBy reports the line before lines[i] (adjacent) as a work's title
+// that the "by" line credits: a Python docstring's opening summary line
+// ("""Title), or a title line (no address) after a "Based on:" line, all
+// three lines adjacent.
+func titledBy(lines []scanner.Line, i int) bool {
+	prev := bytes.TrimSpace(lines[i-1].Text)
+	if len(prev) == 0 || bytes.IndexByte(prev, '@') >= 0 {
+		return false
+	}
+	if bytes.HasPrefix(prev, []byte(`"""`)) || bytes.HasPrefix(prev, []byte("'''")) {
+		return len(bytes.TrimSpace(prev[3:])) > 0 && !bytes.Contains(prev[3:], prev[:3])
+	}
+	if i < 2 || lines[i-2].Number+1 != lines[i-1].Number {
+		return false
+	}
+	b := bytes.TrimSpace(lines[i-2].Text)
+	if commentStart(b) {
+		b = stripCommentEnds(b)
+	}
+	return len(b) == len("based on:") && equalFold(b, "based on:")
 }

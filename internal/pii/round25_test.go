@@ -41,6 +41,20 @@ func TestRound25Rules(t *testing.T) {
 		{"another tag", "src/main/kotlin/demo/Reader.kt", finding.KindDiff, " * @param user Ada Example\n * ada.example@mailhost.io", []string{"warning"}},
 		{"author tag with no name", "src/main/kotlin/demo/Reader.kt", finding.KindDiff, " * @author\n * ada.example@mailhost.io", []string{"warning"}},
 		{"author wrapped in a fixture", "src/test/fixtures/Reader.kt", finding.KindDiff, " * @author Ada Example\n * ada.example@mailhost.io", []string{"warning"}},
+		// "by Name <address>" after a title line: a docstring's summary,
+		// or a title after "Based on:".
+		{"based on, title, by", "demo/graph.py", finding.KindDiff, "\"\"\"\ngraph.py - a demo generator\n\nBased on:\n  Demo Graph Tool\n  by Ada Example <ada.example@mailhost.io>\n\"\"\"", []string{"note"}},
+		{"based on in comments", "demo/graph.go", finding.KindDiff, "// Based on:\n//   Demo Graph Tool\n//   by Ada Example (ada.example@mailhost.io).", []string{"note"}},
+		{"docstring summary, by", "demo/graph.py", finding.KindDiff, "#!/usr/bin/env python\n\"\"\"Demo model to graph converter\nby Ada Example <ada.example@mailhost.io>", []string{"note"}},
+		// Recall: a gap between the lines, two title lines, another
+		// word than "Based on:", words after the address, a bare address,
+		// a fixture.
+		{"based on with a gap", "demo/graph.py", finding.KindDiff, "Based on:\n  Demo Graph Tool\n\n  by Ada Example <ada.example@mailhost.io>", []string{"warning"}},
+		{"based on, two title lines", "demo/graph.py", finding.KindDiff, "Based on:\n  Demo Graph Tool\n  second line\n  by Ada Example <ada.example@mailhost.io>", []string{"warning"}},
+		{"another label", "demo/graph.py", finding.KindDiff, "Send to:\n  Demo Graph Tool\n  by Ada Example <ada.example@mailhost.io>", []string{"warning"}},
+		{"words after the address", "demo/graph.py", finding.KindDiff, "\"\"\"Demo converter\nby Ada Example <ada.example@mailhost.io> on request", []string{"warning"}},
+		{"bare address after by", "demo/graph.py", finding.KindDiff, "\"\"\"Demo converter\nby ada.example@mailhost.io", []string{"warning"}},
+		{"based on in a fixture", "tests/fixtures/graph.py", finding.KindDiff, "Based on:\n  Demo Graph Tool\n  by Ada Example <ada.example@mailhost.io>", []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 1, cases)
 }
