@@ -2,6 +2,8 @@ package pii
 
 import (
 	"bytes"
+	"path"
+	"strings"
 
 	"github.com/privscan/privscan/scanner"
 )
@@ -18,6 +20,10 @@ type round25 struct {
 	python bool
 	// code: a file outside fixtures.
 	code bool
+	// composer: a Composer manifest named composer-*.json or
+	// composer_*.json outside fixtures (Composer reads any name through
+	// its COMPOSER variable).
+	composer bool
 }
 
 // newRound25 returns the round-25 state for a fragment of the file at p
@@ -26,7 +32,10 @@ func newRound25(p string, message bool) round25 {
 	if message {
 		return round25{}
 	}
-	return round25{python: pythonModule(p), code: p != "" && !inFixtureDir(p)}
+	code := p != "" && !inFixtureDir(p)
+	base := strings.ToLower(path.Base(p))
+	return round25{python: pythonModule(p), code: code,
+		composer: code && (strings.HasPrefix(base, "composer-") || strings.HasPrefix(base, "composer_")) && strings.HasSuffix(base, ".json")}
 }
 
 // lower returns the description of a note for an email finding at
@@ -41,6 +50,9 @@ func (r *round25) lower(k kind, lines []scanner.Line, i, start, end int) string 
 		return attributionDescription
 	}
 	if r.code && i > 0 && lines[i-1].Number+1 == lines[i].Number && aloneOnCommentLine(text, start, end) && authorTagLine(lines[i-1].Text) {
+		return attributionDescription
+	}
+	if r.composer && composerAuthor(lines, i, start) {
 		return attributionDescription
 	}
 	if r.code && i > 0 && lines[i-1].Number+1 == lines[i].Number && byLineCredit(text, start, end) && titledBy(lines, i) {
@@ -204,4 +216,25 @@ func titledBy(lines []scanner.Line, i int) bool {
 		b = stripCommentEnds(b)
 	}
 	return len(b) == len("based on:") && equalFold(b, "based on:")
+}
+
+// composerAuthor reports an address that is the value of an "email" key
+// inside a Composer manifest's "authors" array: the lines from the
+// array's opener ("authors": [) to the address adjacent, none of them
+// closing the array.
+func composerAuthor(lines []scanner.Line, i, start int) bool {
+	t := bytes.TrimSpace(lines[i].Text[:start])
+	if !bytes.HasPrefix(t, []byte(`"email"`)) || !bytes.HasSuffix(t, []byte(`"`)) {
+		return false
+	}
+	for j := i - 1; j >= 0 && lines[j].Number+1 == lines[j+1].Number; j-- {
+		l := bytes.TrimSpace(lines[j].Text)
+		if bytes.HasPrefix(l, []byte(`"authors"`)) {
+			return bytes.HasSuffix(l, []byte("["))
+		}
+		if bytes.IndexByte(l, ']') >= 0 {
+			return false
+		}
+	}
+	return false
 }

@@ -55,6 +55,14 @@ func TestRound25Rules(t *testing.T) {
 		{"words after the address", "demo/graph.py", finding.KindDiff, "\"\"\"Demo converter\nby Ada Example <ada.example@mailhost.io> on request", []string{"warning"}},
 		{"bare address after by", "demo/graph.py", finding.KindDiff, "\"\"\"Demo converter\nby ada.example@mailhost.io", []string{"warning"}},
 		{"based on in a fixture", "tests/fixtures/graph.py", finding.KindDiff, "Based on:\n  Demo Graph Tool\n  by Ada Example <ada.example@mailhost.io>", []string{"warning"}},
+		// A Composer manifest variant's authors array.
+		{"composer variant authors", "composer-php52.json", finding.KindDiff, "{\n  \"authors\": [\n    {\n      \"name\": \"Ada Example\",\n      \"email\": \"ada.example@mailhost.io\"\n    }\n  ],", []string{"note"}},
+		// Recall: an email key after the array closes, no authors
+		// opener, another JSON file, a fixture.
+		{"composer variant after authors", "composer-php52.json", finding.KindDiff, "  \"authors\": [\n    {\"name\": \"Ada\"}\n  ],\n  \"support\": {\n    \"email\": \"ada.example@mailhost.io\"", []string{"warning"}},
+		{"composer variant without opener", "composer-php52.json", finding.KindDiff, "      \"email\": \"ada.example@mailhost.io\"", []string{"warning"}},
+		{"another json file", "config-php52.json", finding.KindDiff, "  \"authors\": [\n    {\n      \"email\": \"ada.example@mailhost.io\"", []string{"warning"}},
+		{"composer variant in a fixture", "tests/fixtures/composer-php52.json", finding.KindDiff, "  \"authors\": [\n    {\n      \"email\": \"ada.example@mailhost.io\"", []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 1, cases)
 }
