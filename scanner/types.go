@@ -55,7 +55,20 @@ type Fragment struct {
 	// marker on an added line was added by the change. Nil when no added
 	// line has a marker, and for other kinds of fragment.
 	BaseMarkers map[int][][]byte
+	// Context, for a diff fragment, holds lines of the new file that the
+	// change did not add: up to ContextLines of them before each run of
+	// added lines, in line order, never overlapping Lines. A detector may
+	// read them to understand the added lines (the key of the list an
+	// item was appended to, the heading of the section it is in) and
+	// never reports on them; nothing else reads them. They are file
+	// content: the invariant holds for them as for Lines. Nil for other
+	// kinds of fragment.
+	Context []Line
 }
+
+// ContextLines bounds the lines of Fragment.Context before one run of
+// added lines.
+const ContextLines = 8
 
 // Source yields fragments in a deterministic order.
 type Source interface {

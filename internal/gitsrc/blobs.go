@@ -422,11 +422,21 @@ func (p *processor) fragmentFor(c *change, commit string) (*scanner.Fragment, er
 		p.packs.demote(c.to.hash)
 		p.blobs.drop(c.to.hash)
 	}
-	n, size := 0, 0
+	// n lines added, nc lines of context before their runs (from the
+	// line after the previous added one, at most scanner.ContextLines).
+	n, nc, size := 0, 0, 0
+	next := 0 // the first line not yet counted as context
 	for i, a := range added {
 		if a {
+			if i > 0 && !added[i-1] {
+				for j := max(next, i-scanner.ContextLines); j < i; j++ {
+					nc++
+					size += len(recs.at(j))
+				}
+			}
 			n++
 			size += len(recs.at(i))
+			next = i + 1
 		}
 	}
 	if n == 0 {
@@ -436,12 +446,25 @@ func (p *processor) fragmentFor(c *change, commit string) (*scanner.Fragment, er
 	// copy, so that a consumer may modify them.
 	buf := make([]byte, 0, size)
 	f.Lines = make([]scanner.Line, 0, n)
+	if nc > 0 {
+		f.Context = make([]scanner.Line, 0, nc)
+	}
+	line := func(i int) scanner.Line {
+		t := lineText(recs.at(i))
+		start := len(buf)
+		buf = append(buf, t...)
+		return scanner.Line{Number: i + 1, Text: buf[start:len(buf):len(buf)]}
+	}
+	next = 0
 	for i, a := range added {
 		if a {
-			t := lineText(recs.at(i))
-			start := len(buf)
-			buf = append(buf, t...)
-			f.Lines = append(f.Lines, scanner.Line{Number: i + 1, Text: buf[start:len(buf):len(buf)]})
+			if i > 0 && !added[i-1] {
+				for j := max(next, i-scanner.ContextLines); j < i; j++ {
+					f.Context = append(f.Context, line(j))
+				}
+			}
+			f.Lines = append(f.Lines, line(i))
+			next = i + 1
 		}
 	}
 	if orecs.n() > 0 && bytes.Contains(buf, allowMarker) {

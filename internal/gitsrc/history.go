@@ -720,6 +720,9 @@ func fragmentBytes(f *scanner.Fragment) int64 {
 	for _, ln := range f.Lines {
 		n += int64(len(ln.Text)) + 32
 	}
+	for _, ln := range f.Context {
+		n += int64(len(ln.Text)) + 32
+	}
 	return n
 }
 

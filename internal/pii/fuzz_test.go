@@ -44,6 +44,48 @@ func FuzzDetect(f *testing.F) {
 	})
 }
 
+// FuzzDetectContext splits a text into added and context lines (mask's
+// bits, one a line) and checks that the matches of a fragment with context
+// are on its added lines only, with spans inside them, at locations also
+// found when the same added lines are read without context (context only
+// informs a severity, it never finds anything itself).
+func FuzzDetectContext(f *testing.F) {
+	f.Add("__contributors__ = [\n    \"Ada Example <ada.example@mailhost.io>\",\n    \"Cy Demo <cy.demo@mailhost.io>\",\n]", uint64(0b0101))
+	f.Add("/**\n * @author Ada Example\n *   ada.example@mailhost.io\n */", uint64(0b0011))
+	f.Add("owner = cy.demo@mailhost.io\ncall +1 415 867 2671\n\n10.1.2.3", uint64(0b1010))
+	d, err := New(Config{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, text string, mask uint64) {
+		full := &scanner.Fragment{Kind: finding.KindDiff, Path: "src/demo/file.py"}
+		bare := &scanner.Fragment{Kind: finding.KindDiff, Path: full.Path}
+		for i, l := range strings.Split(text, "\n") {
+			line := scanner.Line{Number: i + 1, Text: []byte(l)}
+			if i < 64 && mask&(1<<i) != 0 {
+				full.Context = append(full.Context, line)
+				continue
+			}
+			full.Lines = append(full.Lines, line)
+			bare.Lines = append(bare.Lines, line)
+		}
+		type loc struct {
+			line, start, end int
+			rule             string
+		}
+		found := map[loc]bool{}
+		d.Detect(bare, func(m scanner.Match) { found[loc{m.Line, m.Start, m.End, m.RuleID}] = true })
+		d.Detect(full, func(m scanner.Match) {
+			if m.Line < 0 || m.Line >= len(full.Lines) || m.Start < 0 || m.End > len(full.Lines[m.Line].Text) || m.Start >= m.End {
+				t.Fatalf("%s: match on line %d [%d,%d) outside the added lines", m.RuleID, m.Line, m.Start, m.End)
+			}
+			if !found[loc{m.Line, m.Start, m.End, m.RuleID}] {
+				t.Fatalf("%s: match on line %d [%d,%d) only with context", m.RuleID, m.Line, m.Start, m.End)
+			}
+		})
+	})
+}
+
 // fuzzValidator runs one validator on arbitrary input and checks its span.
 func fuzzValidator(f *testing.F, name string, seeds []string) {
 	for k := range specs {

@@ -141,7 +141,59 @@ func (d *Detector) Name() string { return finding.SourcePII }
 
 // Detect implements scanner.Detector: it reports, line by line, the byte
 // span of every recognised identifier.
+//
+// A diff fragment's Context lines (the lines of the new file before each
+// run of added lines) are read in their place among the added lines, so
+// that a rule keyed on a line above (a list's key, a section's heading,
+// an @author line) reads an added line the same whether that line above
+// came in the same change or an earlier one. Nothing is reported on them.
 func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
+	if !d.mayMatch(f.Lines) {
+		return // no line holds the bytes any enabled detector needs
+	}
+	if len(f.Context) == 0 {
+		d.detect(f, nil, emit)
+		return
+	}
+	g := *f
+	g.Lines = make([]scanner.Line, 0, len(f.Lines)+len(f.Context))
+	// of[i] is the index in f.Lines of g.Lines[i], or -1 for context.
+	of := make([]int, 0, cap(g.Lines))
+	for a, c := 0, 0; a < len(f.Lines) || c < len(f.Context); {
+		if c < len(f.Context) && (a == len(f.Lines) || f.Context[c].Number < f.Lines[a].Number) {
+			g.Lines = append(g.Lines, f.Context[c])
+			of = append(of, -1)
+			c++
+			continue
+		}
+		g.Lines = append(g.Lines, f.Lines[a])
+		of = append(of, a)
+		a++
+	}
+	d.detect(&g, of, func(m scanner.Match) {
+		m.Line = of[m.Line]
+		emit(m)
+	})
+}
+
+// mayMatch reports whether any of lines holds the bytes an enabled
+// detector needs (lineStats.mayHold), the condition for every match: a
+// fragment without such a line is not read at all, its context included.
+func (d *Detector) mayMatch(lines []scanner.Line) bool {
+	for i := range lines {
+		st := scanLine(lines[i].Text)
+		for k := kind(0); k < numKinds; k++ {
+			if d.on[k] && st.mayHold(k) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// detect reports the identifiers of f's lines, except those whose entry in
+// of is negative (context lines, read but not reported on).
+func (d *Detector) detect(f *scanner.Fragment, of []int, emit func(scanner.Match)) {
 	var trailers map[int]bool
 	message := f.Kind == finding.KindCommitMessage
 	if message {
@@ -239,6 +291,9 @@ func (d *Detector) Detect(f *scanner.Fragment, emit func(scanner.Match)) {
 		inDunder := python && !fixture && dunder.next(f.Lines[i])
 		r20.next(text)
 		r21.next(text)
+		if of != nil && of[i] < 0 {
+			continue // context: read, not reported on
+		}
 		if trailers[i] {
 			continue // a commit's people, not a leak
 		}
