@@ -254,6 +254,8 @@ func (d *Detector) detect(f *scanner.Fragment, of []int, emit func(scanner.Match
 	r24 := newRound24(f.Path, message, f.Lines)
 	// r25: the rules built after round 25 (round25.go).
 	r25 := newRound25(f.Path, message)
+	// r26: the rules built after round 26 (round26.go).
+	r26 := newRound26(f.Path, message, docs, f.Lines)
 	for i := range f.Lines {
 		text := f.Lines[i].Text
 		st := scanLine(text)
@@ -354,6 +356,8 @@ func (d *Detector) detect(f *scanner.Fragment, of []int, emit func(scanner.Match
 					} else if d := r24.lower(k, f.Lines, i, start, end); d != "" {
 						sev, desc = finding.SeverityNote, d
 					} else if d := r25.lower(k, f.Lines, i, start, end); d != "" {
+						sev, desc = finding.SeverityNote, d
+					} else if d := r26.lower(k, f.Lines, i, start, end); d != "" {
 						sev, desc = finding.SeverityNote, d
 					}
 				}

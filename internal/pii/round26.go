@@ -1,0 +1,181 @@
+package pii
+
+import (
+	"bytes"
+	"path"
+
+	"github.com/privscan/privscan/scanner"
+)
+
+// The shapes held-out round 26 showed (docs/design/pii-precision.md,
+// "Round 26's shapes"): a mailing list's management address, a list
+// subscribed to by e-mail, a list archive's URL and a repository's
+// notification target. Each rule runs only for a finding still at its
+// warning, behind the file's kind and a byte beside the candidate.
+
+// listDescription describes an email finding that names a mailing list.
+const listDescription = "An email address of a mailing list (a list server's command address, a list subscribed to by e-mail, a list archive's URL, a repository's notification target): it reaches a list, not a person; reported as a note."
+
+// round26 holds the per-fragment state of the rules built after round 26.
+type round26 struct {
+	// docs: a documentation file outside fixtures.
+	docs bool
+	// files: a file outside fixtures (not a message).
+	files bool
+	// asf: an Apache project's .asf.yaml outside fixtures.
+	asf bool
+}
+
+// newRound26 returns the round-26 state for a fragment of the file at p.
+func newRound26(p string, message, docs bool, lines []scanner.Line) round26 {
+	if message {
+		return round26{}
+	}
+	files := p != "" && !inFixtureDir(p)
+	return round26{docs: docs && files, files: files, asf: files && path.Base(p) == ".asf.yaml"}
+}
+
+// lower returns the description of a note for a finding of kind k at
+// lines[i].Text[start:end] that a round-26 rule reads as published, or ""
+// when none does.
+func (r *round26) lower(k kind, lines []scanner.Line, i, start, end int) string {
+	text := lines[i].Text
+	if k != kindEmail {
+		return ""
+	}
+	if r.docs && (listCommandLocal(text[start:end]) || subscribeSentence(lines, i, start, end)) {
+		return listDescription
+	}
+	if r.files && before(text, start) == '?' && listArchiveQuery(text, start) {
+		return listDescription
+	}
+	if r.asf && asfNotification(lines, i, start) {
+		return listDescription
+	}
+	return ""
+}
+
+// listCommands are the suffixes list servers give a list's command
+// addresses (Mailman's list-join, list-leave, list-request,
+// list-subscribe, list-unsubscribe, list-owner; RFC 2369's List-*
+// headers point at them): mail to one is a command to the server.
+var listCommands = []string{"-join", "-leave", "-request", "-subscribe", "-unsubscribe", "-owner"}
+
+// listCommandLocal reports an address whose local part is a list's name
+// followed by a list server's command suffix.
+func listCommandLocal(addr []byte) bool {
+	at := bytes.IndexByte(addr, '@')
+	if at <= 0 {
+		return false
+	}
+	local := addr[:at]
+	for _, s := range listCommands {
+		if len(local) > len(s) && hasSuffixFold(local, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// sendPhrases are the verbs that make the address after them the one to
+// mail ("simply send an email to").
+var sendPhrases = []string{"send an email to", "send an e-mail to", "send email to", "send e-mail to", "send a message to", "send a mail to", "send mail to"}
+
+// subscribeWords are the words that make a sentence about a mailing list.
+var subscribeWords = []string{"subscrib", "join the list", "mailing list", "mailing-list"}
+
+// subscribeLookback bounds how many adjacent lines before the address a
+// sentence is read back across.
+const subscribeLookback = 4
+
+// subscribeSentence reports an address that is the object of a "send an
+// email to" sentence (markup aside) when that sentence or the one before
+// it speaks of subscribing or of the mailing list: a list joined by
+// e-mail, its subscription address.
+func subscribeSentence(lines []scanner.Line, i, start, end int) bool {
+	text := lines[i].Text
+	var ctx []byte
+	for j := i - 1; j >= 0 && i-j <= subscribeLookback && lines[j+1].Number == lines[j].Number+1; j-- {
+		t := bytes.TrimSpace(lines[j].Text)
+		if len(t) == 0 {
+			break
+		}
+		ctx = append(append(append([]byte{}, t...), ' '), ctx...)
+	}
+	ctx = append(ctx, text[:start]...)
+	head := bytes.TrimRight(ctx, " \t`*_[<(:")
+	phrase := false
+	for _, p := range sendPhrases {
+		if hasSuffixFold(head, p) {
+			phrase = true
+			break
+		}
+	}
+	if !phrase {
+		return false
+	}
+	// The address's sentence (its rest on the line) and the one before.
+	from := sentenceStart(head, len(head))
+	if from > 0 {
+		from = sentenceStart(head, from-1)
+	}
+	scope := append(append([]byte{}, head[from:]...), ' ')
+	rest := text[end:]
+	if k := bytes.Index(rest, []byte(". ")); k >= 0 {
+		rest = rest[:k]
+	}
+	scope = append(scope, rest...)
+	for _, w := range subscribeWords {
+		if containsFold(scope, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// listArchiveQuery reports an address that is the query of a URL whose
+// host is a list server's (lists.*, list.*, mail-archives.*): a list
+// archive's page of that list (https://lists.host/list.html?list@host).
+func listArchiveQuery(text []byte, start int) bool {
+	k := start - 1
+	for k > 0 && text[k-1] != ' ' && text[k-1] != '"' && text[k-1] != '\'' && text[k-1] != '(' && text[k-1] != '<' && text[k-1] != '>' && text[k-1] != '\t' {
+		k--
+	}
+	u := text[k : start-1]
+	s := bytes.Index(u, []byte("://"))
+	if s < 0 {
+		return false
+	}
+	host := u[s+3:]
+	for _, h := range []string{"lists.", "list.", "mail-archives."} {
+		if hasPrefixFold(host, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// asfLookback bounds how many lines an .asf.yaml value is read back
+// across to its block's key.
+const asfLookback = 16
+
+// asfNotification reports an address that is a value in the
+// notifications: block of an Apache project's .asf.yaml (Apache Infra's
+// format: each key names a kind of event, each value the list that gets
+// it), every line from the block's key down adjacent.
+func asfNotification(lines []scanner.Line, i, start int) bool {
+	ind := indentOf(lines[i].Text)
+	if ind == 0 || ind >= start {
+		return false
+	}
+	for j := i - 1; j >= 0 && i-j <= asfLookback && lines[j+1].Number == lines[j].Number+1; j-- {
+		t := lines[j].Text
+		if len(bytes.TrimSpace(t)) == 0 {
+			return false
+		}
+		if n := indentOf(t); n < ind {
+			return n == 0 && bytes.Equal(bytes.TrimRight(t, " \t\r"), []byte("notifications:"))
+		}
+	}
+	return false
+}
