@@ -24,6 +24,11 @@ type round26 struct {
 	files bool
 	// asf: an Apache project's .asf.yaml outside fixtures.
 	asf bool
+	// rfc: a copied RFC's text (rfcFile); rfcBack, read at the first
+	// finding that needs it, marks the lines of its back matter.
+	rfc     bool
+	rfcRead bool
+	rfcBack []bool
 }
 
 // newRound26 returns the round-26 state for a fragment of the file at p.
@@ -32,7 +37,8 @@ func newRound26(p string, message, docs bool, lines []scanner.Line) round26 {
 		return round26{}
 	}
 	files := p != "" && !inFixtureDir(p)
-	return round26{docs: docs && files, files: files, asf: files && path.Base(p) == ".asf.yaml"}
+	return round26{docs: docs && files, files: files, asf: files && path.Base(p) == ".asf.yaml",
+		rfc: p != "" && rfcFile(p, lines)}
 }
 
 // lower returns the description of a note for a finding of kind k at
@@ -40,6 +46,15 @@ func newRound26(p string, message, docs bool, lines []scanner.Line) round26 {
 // when none does.
 func (r *round26) lower(k kind, lines []scanner.Line, i, start, end int) string {
 	text := lines[i].Text
+	if r.rfc && (k == kindEmail || k == kindPhone) {
+		if !r.rfcRead {
+			r.rfcRead = true
+			r.rfcBack = rfcBackMatter(lines)
+		}
+		if r.rfcBack[i] {
+			return rfcDescription
+		}
+	}
 	if k != kindEmail {
 		return ""
 	}
@@ -176,6 +191,76 @@ func asfNotification(lines []scanner.Line, i, start int) bool {
 		if n := indentOf(t); n < ind {
 			return n == 0 && bytes.Equal(bytes.TrimRight(t, " \t\r"), []byte("notifications:"))
 		}
+	}
+	return false
+}
+
+// rfcDescription describes a finding in a copied RFC's back matter.
+const rfcDescription = "An email address or telephone number in a copied RFC's back matter (its authors' or editors' addresses, the IPR boilerplate's mailbox): a standard's published credit and contact, reported as a note."
+
+// rfcHeaderLines bounds how far into a file its RFC header is looked for.
+const rfcHeaderLines = 40
+
+// rfcFile reports a copied RFC's text: a file named rfcNNNN or
+// rfcNNNN.txt, or one whose first lines hold the RFC header's "Request
+// for Comments: NNNN" field.
+func rfcFile(p string, lines []scanner.Line) bool {
+	base := []byte(path.Base(p))
+	base = bytes.TrimSuffix(bytes.TrimSuffix(base, []byte(".txt")), []byte(".TXT"))
+	if len(base) > 3 && hasPrefixFold(base, "rfc") {
+		digits := true
+		for _, c := range base[3:] {
+			digits = digits && isDigit(c)
+		}
+		if digits {
+			return true
+		}
+	}
+	for _, l := range lines {
+		if l.Number > rfcHeaderLines {
+			break
+		}
+		t := bytes.TrimLeft(l.Text, " \t")
+		if hasPrefixFold(t, "request for comments:") && isDigit(at(bytes.TrimLeft(t[len("request for comments:"):], " \t"), 0)) {
+			return true
+		}
+	}
+	return false
+}
+
+// rfcBackMatter marks the lines of a copied RFC's back-matter sections
+// that publish people's and the standards body's contacts: "Author's
+// Address", "Authors' Addresses", "Editor's Address" and the like, and
+// "Intellectual Property". A section runs from its heading (a line that
+// starts in column 0, an optional section number before its title) to
+// the next heading; the page headers ("RFC NNNN …") and footers ("…
+// [Page N]") RFCs break their text with are not headings.
+func rfcBackMatter(lines []scanner.Line) []bool {
+	back := make([]bool, len(lines))
+	in := false
+	for j, l := range lines {
+		if j > 0 && lines[j-1].Number+1 != l.Number {
+			in = false
+		}
+		t := bytes.TrimRight(l.Text, " \t\r\f")
+		if len(t) > 0 && t[0] != ' ' && t[0] != '\t' && t[0] != '\f' && !hasPrefixFold(t, "rfc ") && !bytes.Contains(t, []byte("[Page ")) {
+			in = rfcContactHeading(t)
+		}
+		back[j] = in
+	}
+	return back
+}
+
+// rfcContactHeading reports an RFC section heading whose section
+// publishes contacts.
+func rfcContactHeading(t []byte) bool {
+	t = bytes.TrimLeft(t, "0123456789. \t")
+	t = bytes.ToLower(t)
+	switch {
+	case (bytes.HasPrefix(t, []byte("author")) || bytes.HasPrefix(t, []byte("editor"))) && bytes.Contains(t, []byte("address")):
+		return len(t) < 40
+	case bytes.HasPrefix(t, []byte("intellectual property")):
+		return len(t) < 40
 	}
 	return false
 }

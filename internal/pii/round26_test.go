@@ -1,9 +1,13 @@
 package pii
 
 import (
+	"fmt"
+	"strings"
+
 	"testing"
 
 	"github.com/privscan/privscan/finding"
+	"github.com/privscan/privscan/scanner"
 )
 
 // TestRound26Rules: the shapes held-out round 26 showed, and near misses
@@ -44,4 +48,82 @@ func TestRound26Rules(t *testing.T) {
 		{"notifications in another yaml", "config.yaml", finding.KindDiff, "notifications:\n    commits:      graphkit-commits@demoproj.io", []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 1, cases)
+}
+
+// rfcText builds a synthetic RFC's text: its header, a body line, a page
+// break, then the back matter given.
+func rfcText(back string) string {
+	return "\n\nNetwork Working Group                                  A. Example\n" +
+		"Request for Comments: 9999                               Demo Labs\n" +
+		"Category: Informational                                  May 2031\n\n" +
+		"1.  Introduction\n\n   Write to ada.example@mailhost.io for the draft.\n\n" +
+		"Example                       Informational                    [Page 9]\n\f\n" +
+		"RFC 9999                      Demo Protocol                    May 2031\n\n" + back
+}
+
+// TestRound26RFC: a copied RFC's authors' addresses and IPR mailbox are
+// notes, its body's addresses and another file's keep their warning.
+func TestRound26RFC(t *testing.T) {
+	d, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := "Authors' Addresses\n\n   Ada Example\n   Demo Labs\n\n   Phone: +1-617-394-2817\n   Fax:   +1-617-394-2890\n   EMail: ada.example@mailhost.io\n\n" +
+		"Example                       Informational                   [Page 10]\n\f\n" +
+		"RFC 9999                      Demo Protocol                    May 2031\n\n" +
+		"   Bo Sample\n   EMail: bo.sample@mailhost.io\n\n" +
+		"Intellectual Property\n\n   Please address the information to the body at ietf-\n   ipr@standards-demo.org.\n\n" +
+		"Acknowledgement\n\n   Reviewed with cy.demo@mailhost.io on the draft.\n"
+	cases := []struct {
+		name, path, text string
+		want             []string
+	}{
+		{"rfc by name", "spec/data/rfc9999.txt", rfcText(back), []string{"pii/email:warning", "pii/phone:note", "pii/phone:note", "pii/email:note", "pii/email:note", "pii/email:note", "pii/email:warning"}},
+		{"rfc by header", "docs/demo-protocol.txt", rfcText(back), []string{"pii/email:warning", "pii/phone:note", "pii/phone:note", "pii/email:note", "pii/email:note", "pii/email:note", "pii/email:warning"}},
+		{"numbered heading", "rfc9999", rfcText("12.  Authors' Addresses\n\n   EMail: ada.example@mailhost.io\n"), []string{"pii/email:warning", "pii/email:note"}},
+		// Recall: the same back matter in a file that is not an RFC.
+		{"not an rfc", "docs/notes.txt", back, []string{"pii/phone:warning", "pii/phone:warning", "pii/email:warning", "pii/email:warning", "pii/email:warning", "pii/email:warning"}},
+		{"rfc-like name", "docs/rfcs.txt", back, []string{"pii/phone:warning", "pii/phone:warning", "pii/email:warning", "pii/email:warning", "pii/email:warning", "pii/email:warning"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var got []string
+			d.Detect(fragmentFrom(finding.KindDiff, c.path, 1, c.text), func(m scanner.Match) {
+				if m.RuleID == "pii/email" || m.RuleID == "pii/phone" {
+					got = append(got, m.RuleID+":"+m.Severity.String())
+				}
+			})
+			if fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("got %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+// FuzzRound26 runs the detectors over arbitrary fragments of the files
+// round 26's rules read (a copied RFC, .asf.yaml, documentation), the
+// lines numbered with gaps where sel says.
+func FuzzRound26(f *testing.F) {
+	f.Add(rfcText("Authors' Addresses\n\n   EMail: a@mailhost.io\n   Phone: +1-617-394-2817\n\f\nIntellectual Property\n   b@mailhost.io"), uint8(0))
+	f.Add("Request for Comments: 9\n1. Author's Address\nRFC \n[Page \n\f\n a@mailhost.io", uint8(1))
+	f.Add("notifications:\n    commits:  a@mailhost.io\n  x: b@mailhost.io\nnotifications: \n c@mailhost.io", uint8(2))
+	f.Add("To join the list, send an email to\n`a-join@mailhost.io`\n?b@mailhost.io https://lists.x/?c@mailhost.io ://?d@mailhost.io", uint8(3))
+	f.Add("Subscribing. Send an email to a@mailhost.io. x\n. send email to:b@mailhost.io", uint8(4))
+	d, err := New(Config{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	paths := []string{"spec/data/rfc2000.txt", "rfc1", ".asf.yaml", "README.md", "doc/help.rst"}
+	f.Fuzz(func(t *testing.T, text string, sel uint8) {
+		fr := &scanner.Fragment{Kind: finding.KindDiff, Path: paths[int(sel)%len(paths)]}
+		n := 0
+		for i, l := range strings.Split(text, "\n") {
+			n++
+			if sel&(1<<uint(2+i%6)) != 0 {
+				n++ // a line the hunk left unchanged
+			}
+			fr.Lines = append(fr.Lines, scanner.Line{Number: n, Text: []byte(l)})
+		}
+		d.Detect(fr, func(m scanner.Match) { checkMatch(t, fr, m) })
+	})
 }
