@@ -29,12 +29,14 @@ type round26 struct {
 	rfc     bool
 	rfcRead bool
 	rfcBack []bool
+	// message: a commit message.
+	message bool
 }
 
 // newRound26 returns the round-26 state for a fragment of the file at p.
 func newRound26(p string, message, docs bool, lines []scanner.Line) round26 {
 	if message {
-		return round26{}
+		return round26{message: true}
 	}
 	files := p != "" && !inFixtureDir(p)
 	return round26{docs: docs && files, files: files, asf: files && path.Base(p) == ".asf.yaml",
@@ -66,6 +68,9 @@ func (r *round26) lower(k kind, lines []scanner.Line, i, start, end int) string 
 	}
 	if r.asf && asfNotification(lines, i, start) {
 		return listDescription
+	}
+	if r.message && replyRelay(text, start, end) {
+		return relayDescription
 	}
 	return ""
 }
@@ -263,4 +268,21 @@ func rfcContactHeading(t []byte) bool {
 		return len(t) < 40
 	}
 	return false
+}
+
+// relayDescription describes a code host's reply-by-email address.
+const relayDescription = "An email address of a code host's reply-by-email relay (a reply.* service host) in a quoted reply's header: a machine's address that routes a reply to a thread, not a person's mailbox; reported as a note."
+
+// replyRelay reports an address at a code host's reply-by-email relay,
+// a service host whose first label is "reply" (reply.github.com and the
+// like: the host answers for a thread, its local part is a token), in a
+// quoted reply's header, the line ending in "wrote:" ("On DATE, Name
+// <address> wrote:", as mail clients write it).
+func replyRelay(text []byte, start, end int) bool {
+	at := bytes.IndexByte(text[start:end], '@')
+	if at < 0 || !hasPrefixFold(text[start+at+1:end], "reply.") {
+		return false
+	}
+	rest := bytes.TrimRight(text[end:], " \t\r")
+	return bytes.HasSuffix(rest, []byte("wrote:")) && len(rest) <= len("> wrote:")
 }

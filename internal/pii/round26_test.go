@@ -46,6 +46,14 @@ func TestRound26Rules(t *testing.T) {
 		{"asf other block", ".asf.yaml", finding.KindDiff, "github:\n  owner:  ada.example@demoproj.io", []string{"warning"}},
 		{"asf notifications with a gap", ".asf.yaml", finding.KindDiff, "notifications:\n\n    commits:      graphkit-commits@demoproj.io", []string{"warning"}},
 		{"notifications in another yaml", "config.yaml", finding.KindDiff, "notifications:\n    commits:      graphkit-commits@demoproj.io", []string{"warning"}},
+		// A code host's reply-by-email relay in a quoted reply's header.
+		{"relay in quoted header", "", finding.KindCommitMessage, "fix the loader\n\nOn 3.4.2031, at 11:20, Ada Example <reply+i-1234-abcdef@reply.github.com> wrote:\n> a note", []string{"note"}},
+		{"relay wrapped header", "", finding.KindCommitMessage, "yes\n\nOn Mon, Apr 7, 2031 at 9:05 AM, Ada Example <\nreply+i-1234-abcdef@reply.github.com>wrote:", []string{"note"}},
+		// Recall: a person's address in the header, the relay without
+		// "wrote:", the relay in a file.
+		{"person in quoted header", "", finding.KindCommitMessage, "On 3.4.2031, Ada Example <ada.example@mailhost.io> wrote:", []string{"warning"}},
+		{"relay without wrote", "", finding.KindCommitMessage, "Reply to reply+i-1234-abcdef@reply.github.com to comment.", []string{"warning"}},
+		{"relay in a file", "docs/thread.txt", finding.KindDiff, "On 3.4.2031, Ada Example <reply+i-1234-abcdef@reply.github.com> wrote:", []string{"warning"}},
 	}
 	runSeverityCases(t, d, 1, 1, cases)
 }
