@@ -31,6 +31,8 @@ type round26 struct {
 	rfcBack []bool
 	// message: a commit message.
 	message bool
+	// workflow: a GitHub Actions workflow outside fixtures.
+	workflow bool
 }
 
 // newRound26 returns the round-26 state for a fragment of the file at p.
@@ -40,7 +42,7 @@ func newRound26(p string, message, docs bool, lines []scanner.Line) round26 {
 	}
 	files := p != "" && !inFixtureDir(p)
 	return round26{docs: docs && files, files: files, asf: files && path.Base(p) == ".asf.yaml",
-		rfc: p != "" && rfcFile(p, lines)}
+		rfc: p != "" && rfcFile(p, lines), workflow: files && workflowFile(p)}
 }
 
 // lower returns the description of a note for a finding of kind k at
@@ -68,6 +70,9 @@ func (r *round26) lower(k kind, lines []scanner.Line, i, start, end int) string 
 	}
 	if r.asf && asfNotification(lines, i, start) {
 		return listDescription
+	}
+	if r.workflow && actionIdentity(lines, i, start) {
+		return ciIdentityDescription
 	}
 	if r.message && replyRelay(text, start, end) {
 		return relayDescription
@@ -285,4 +290,62 @@ func replyRelay(text []byte, start, end int) bool {
 	}
 	rest := bytes.TrimRight(text[end:], " \t\r")
 	return bytes.HasSuffix(rest, []byte("wrote:")) && len(rest) <= len("> wrote:")
+}
+
+// ciIdentityDescription describes a CI step's commit identity.
+const ciIdentityDescription = "An email address given to a CI workflow step as the identity of the commits it makes (an action's name and email inputs): the project's published bot or team identity, reported as a note."
+
+// actionLookback bounds how many lines an input is read back across to
+// its step's uses: key.
+const actionLookback = 24
+
+// actionIdentity reports an address that is the value of an *email
+// input (email, author_email, committer-email, …) in the with: block of
+// a workflow step that uses an action, when the same block also gives a
+// *name input: the identity the action commits as. The lines from the
+// step's uses: key down are adjacent.
+func actionIdentity(lines []scanner.Line, i, start int) bool {
+	text := lines[i].Text
+	ind := indentOf(text)
+	key, ok := yamlKey(text[ind:])
+	if !ok || !hasSuffixFold(key, "email") || ind+len(key)+1 > start {
+		return false
+	}
+	named, with := false, -1
+	for j := i - 1; j >= 0 && i-j <= actionLookback && lines[j+1].Number == lines[j].Number+1; j-- {
+		t := lines[j].Text
+		n := indentOf(t)
+		k, ok := yamlKey(t[n:])
+		switch {
+		case with < 0 && n == ind && ok:
+			named = named || hasSuffixFold(k, "name")
+		case with < 0 && n < ind && ok && string(k) == "with":
+			with = n
+		case with >= 0 && n == with && ok:
+			if string(k) == "uses" {
+				return named
+			}
+		case with >= 0 && n+2 == with && bytes.HasPrefix(t[n:], []byte("- ")):
+			k, ok := yamlKey(bytes.TrimLeft(t[n+2:], " "))
+			return ok && string(k) == "uses" && named
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// yamlKey returns the key of a YAML mapping line ("key: value" or
+// "key:"), after its indentation.
+func yamlKey(t []byte) ([]byte, bool) {
+	k := bytes.IndexByte(t, ':')
+	if k <= 0 || (k+1 < len(t) && t[k+1] != ' ' && t[k+1] != '\t' && t[k+1] != '\r') {
+		return nil, false
+	}
+	for _, c := range t[:k] {
+		if !isWord(c) && c != '-' {
+			return nil, false
+		}
+	}
+	return t[:k], true
 }

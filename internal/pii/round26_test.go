@@ -46,6 +46,14 @@ func TestRound26Rules(t *testing.T) {
 		{"asf other block", ".asf.yaml", finding.KindDiff, "github:\n  owner:  ada.example@demoproj.io", []string{"warning"}},
 		{"asf notifications with a gap", ".asf.yaml", finding.KindDiff, "notifications:\n\n    commits:      graphkit-commits@demoproj.io", []string{"warning"}},
 		{"notifications in another yaml", "config.yaml", finding.KindDiff, "notifications:\n    commits:      graphkit-commits@demoproj.io", []string{"warning"}},
+		// A commit action's identity inputs in a workflow step.
+		{"action identity", ".github/workflows/release.yml", finding.KindDiff, "      - name: bump version\n        uses: demo-actions/commit@v2\n        with:\n          files: VERSION\n          name: Demo Release Team\n          email: ada.example@democorp.io", []string{"note"}},
+		{"action identity, uses first in the step", ".github/workflows/release.yaml", finding.KindDiff, "      - uses: demo-actions/commit@v2\n        with:\n          author_name: Demo Bot\n          author_email: 'ada.example@democorp.io'", []string{"note"}},
+		// Recall: no name input, a run step's env, a gap, another file.
+		{"action email without name", ".github/workflows/release.yml", finding.KindDiff, "      - name: bump version\n        uses: demo-actions/commit@v2\n        with:\n          files: VERSION\n          email: ada.example@democorp.io", []string{"warning"}},
+		{"env of a run step", ".github/workflows/release.yml", finding.KindDiff, "      - name: push\n        run: git push\n        env:\n          name: Demo Bot\n          email: ada.example@democorp.io", []string{"warning"}},
+		{"action identity with a gap", ".github/workflows/release.yml", finding.KindDiff, "      - uses: demo-actions/commit@v2\n        with:\n\n          name: Demo Bot\n          email: ada.example@democorp.io", []string{"warning"}},
+		{"action identity in another yaml", "deploy/release.yml", finding.KindDiff, "      - name: bump version\n        uses: demo-actions/commit@v2\n        with:\n          files: VERSION\n          name: Demo Release Team\n          email: ada.example@democorp.io", []string{"warning"}},
 		// A code host's reply-by-email relay in a quoted reply's header.
 		{"relay in quoted header", "", finding.KindCommitMessage, "fix the loader\n\nOn 3.4.2031, at 11:20, Ada Example <reply+i-1234-abcdef@reply.github.com> wrote:\n> a note", []string{"note"}},
 		{"relay wrapped header", "", finding.KindCommitMessage, "yes\n\nOn Mon, Apr 7, 2031 at 9:05 AM, Ada Example <\nreply+i-1234-abcdef@reply.github.com>wrote:", []string{"note"}},
@@ -117,11 +125,12 @@ func FuzzRound26(f *testing.F) {
 	f.Add("notifications:\n    commits:  a@mailhost.io\n  x: b@mailhost.io\nnotifications: \n c@mailhost.io", uint8(2))
 	f.Add("To join the list, send an email to\n`a-join@mailhost.io`\n?b@mailhost.io https://lists.x/?c@mailhost.io ://?d@mailhost.io", uint8(3))
 	f.Add("Subscribing. Send an email to a@mailhost.io. x\n. send email to:b@mailhost.io", uint8(4))
+	f.Add("  - uses: a/b@v1\n    with:\n      name: A\n      email: a@mailhost.io\n:\n -  uses:\n  with:\n email: b@mailhost.io", uint8(5))
 	d, err := New(Config{})
 	if err != nil {
 		f.Fatal(err)
 	}
-	paths := []string{"spec/data/rfc2000.txt", "rfc1", ".asf.yaml", "README.md", "doc/help.rst"}
+	paths := []string{"spec/data/rfc2000.txt", "rfc1", ".asf.yaml", "README.md", "doc/help.rst", ".github/workflows/r.yml"}
 	f.Fuzz(func(t *testing.T, text string, sel uint8) {
 		fr := &scanner.Fragment{Kind: finding.KindDiff, Path: paths[int(sel)%len(paths)]}
 		n := 0
