@@ -59,6 +59,9 @@ func (r *round26) lower(k kind, lines []scanner.Line, i, start, end int) string 
 			return rfcDescription
 		}
 	}
+	if k == kindCard && constantDigits(text[start:end]) {
+		return constantDescription
+	}
 	if k != kindEmail {
 		return ""
 	}
@@ -348,4 +351,41 @@ func yamlKey(t []byte) ([]byte, bool) {
 		}
 	}
 	return t[:k], true
+}
+
+// constantDescription describes a card-shaped run of a constant's digits.
+const constantDescription = "A card-shaped digit run that is the leading digits of a mathematical constant (π, e, √2, …), as a numeric test's expected value: not a card number; reported as a note."
+
+// constants are the leading significant digits (20, more than a card's
+// 19) of the mathematical constants numeric code spells out: π, e, √2,
+// √3, the golden ratio, ln 2, ln 10 and the Euler–Mascheroni constant.
+var constants = []string{
+	"31415926535897932384", "27182818284590452353", "14142135623730950488", "17320508075688772935",
+	"16180339887498948482", "69314718055994530941", "23025850929940456840", "57721566490153286060",
+}
+
+// constantDigits reports a candidate whose digits (separators aside) are
+// the leading digits of a mathematical constant: a number's own value
+// (a parser's expected digits of Math.E), never an issued card.
+func constantDigits(c []byte) bool {
+	var buf [32]byte
+	n := 0
+	for _, b := range c {
+		if isDigit(b) {
+			if n == len(buf) {
+				return false
+			}
+			buf[n] = b
+			n++
+		}
+	}
+	if n < 12 {
+		return false
+	}
+	for _, k := range constants {
+		if n <= len(k) && string(buf[:n]) == k[:n] {
+			return true
+		}
+	}
+	return false
 }

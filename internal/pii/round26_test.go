@@ -144,3 +144,54 @@ func FuzzRound26(f *testing.F) {
 		d.Detect(fr, func(m scanner.Match) { checkMatch(t, fr, m) })
 	})
 }
+
+// TestRound26Constants: a card-shaped run of a mathematical constant's
+// leading digits is a note; a Luhn-valid run that is not one, and one that
+// leaves the constant's digits, keep the warning.
+func TestRound26Constants(t *testing.T) {
+	d, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, text string
+		want       []string
+	}{
+		{"digits of e", `    expectDigits(E, "2718281828459045");`, []string{"note"}},
+		// Recall: a Luhn-valid run that leaves e's digits, beside its name.
+		{"not the constant's digits", `    expectDigits(E, "2718281828459029");`, []string{"error"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var got []string
+			d.Detect(fragmentFrom(finding.KindDiff, "src/test/java/demo/ParsedTest.java", 1, c.text), func(m scanner.Match) {
+				if m.RuleID == "pii/credit-card" {
+					got = append(got, m.Severity.String())
+				}
+			})
+			if fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("got %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+// TestConstantDigits: the digit reading itself, separators aside.
+func TestConstantDigits(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want bool
+	}{
+		{"2718281828459045", true},
+		{"3141-5926-5358-9793", true},
+		{"1414213562373095", true},
+		{"2718281828459046", false},
+		{"27182818284", false},
+		{"2718281828459029", false},
+		{"", false},
+	} {
+		if got := constantDigits([]byte(c.in)); got != c.want {
+			t.Errorf("constantDigits(%q) = %v, want %v", c.in, got, c.want)
+		}
+	}
+}
