@@ -255,7 +255,7 @@ func (d *Detector) detect(f *scanner.Fragment, of []int, emit func(scanner.Match
 	// r25: the rules built after round 25 (round25.go).
 	r25 := newRound25(f.Path, message)
 	// r26: the rules built after round 26 (round26.go).
-	r26 := newRound26(f.Path, message, docs, f.Lines)
+	r26 := newRound26(f.Path, message, docs)
 	for i := range f.Lines {
 		text := f.Lines[i].Text
 		st := scanLine(text)

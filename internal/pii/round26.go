@@ -24,9 +24,10 @@ type round26 struct {
 	files bool
 	// asf: an Apache project's .asf.yaml outside fixtures.
 	asf bool
-	// rfc: a copied RFC's text (rfcFile); rfcBack, read at the first
-	// finding that needs it, marks the lines of its back matter.
-	rfc     bool
+	// path: the file's path, for rfcFile, read at the first finding
+	// that needs it (rfcRead); rfcBack then marks the lines of a copied
+	// RFC's back matter, nil for any other file.
+	path    string
 	rfcRead bool
 	rfcBack []bool
 	// message: a commit message.
@@ -36,13 +37,13 @@ type round26 struct {
 }
 
 // newRound26 returns the round-26 state for a fragment of the file at p.
-func newRound26(p string, message, docs bool, lines []scanner.Line) round26 {
+func newRound26(p string, message, docs bool) round26 {
 	if message {
 		return round26{message: true}
 	}
 	files := p != "" && !inFixtureDir(p)
 	return round26{docs: docs && files, files: files, asf: files && path.Base(p) == ".asf.yaml",
-		rfc: p != "" && rfcFile(p, lines), workflow: files && workflowFile(p)}
+		path: p, workflow: files && workflowFile(p)}
 }
 
 // lower returns the description of a note for a finding of kind k at
@@ -50,12 +51,14 @@ func newRound26(p string, message, docs bool, lines []scanner.Line) round26 {
 // when none does.
 func (r *round26) lower(k kind, lines []scanner.Line, i, start, end int) string {
 	text := lines[i].Text
-	if r.rfc && (k == kindEmail || k == kindPhone) {
+	if r.path != "" && (k == kindEmail || k == kindPhone) {
 		if !r.rfcRead {
 			r.rfcRead = true
-			r.rfcBack = rfcBackMatter(lines)
+			if rfcFile(r.path, lines) {
+				r.rfcBack = rfcBackMatter(lines)
+			}
 		}
-		if r.rfcBack[i] {
+		if r.rfcBack != nil && r.rfcBack[i] {
 			return rfcDescription
 		}
 	}
