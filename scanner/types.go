@@ -68,7 +68,7 @@ type Fragment struct {
 
 // ContextLines bounds the lines of Fragment.Context before one run of
 // added lines.
-const ContextLines = 8
+const ContextLines = 32
 
 // Source yields fragments in a deterministic order.
 type Source interface {

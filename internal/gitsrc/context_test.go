@@ -25,13 +25,20 @@ func TestFragmentContext(t *testing.T) {
 		}
 		return b.String()
 	}
+	seq := func(from, to int) []int {
+		var out []int
+		for i := from; i <= to; i++ {
+			out = append(out, i)
+		}
+		return out
+	}
 	f := newFixture(t)
-	f.write("a.txt", lines(20, nil))
+	f.write("a.txt", lines(50, nil))
 	f.write("b.txt", lines(3, nil))
 	base := f.commit("base")
-	// a.txt: lines 12 and 15 edited, 21 and 22 appended; b.txt: line 1
+	// a.txt: lines 45 and 48 edited, 51 and 52 appended; b.txt: line 1
 	// edited; c.txt: new.
-	f.write("a.txt", lines(22, map[int]string{12: "twelve\n", 15: "fifteen\n"}))
+	f.write("a.txt", lines(52, map[int]string{45: "forty-five\n", 48: "forty-eight\n"}))
 	f.write("b.txt", lines(3, map[int]string{1: "one\n"}))
 	f.write("c.txt", "new\n")
 	head := f.commit("change")
@@ -49,13 +56,13 @@ func TestFragmentContext(t *testing.T) {
 		got[fr.Path] = nums
 	}
 	want := map[string][]int{
-		// 4-11 before 12 (eight), 13-14 before 15, 16-20 before 21.
-		"a.txt": {4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 16, 17, 18, 19, 20},
+		// 13-44 before 45 (32), 46-47 before 48, 49-50 before 51.
+		"a.txt": append(seq(13, 44), 46, 47, 49, 50),
 		"b.txt": nil,
 		"c.txt": nil,
 	}
-	if scanner.ContextLines != 8 {
-		t.Fatalf("ContextLines is %d; the expectations assume 8", scanner.ContextLines)
+	if scanner.ContextLines != 32 {
+		t.Fatalf("ContextLines is %d; the expectations assume 32", scanner.ContextLines)
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("context line numbers: got %v, want %v", got, want)

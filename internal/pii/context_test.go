@@ -57,7 +57,7 @@ func TestDetectReadsContext(t *testing.T) {
 			want:  []hit{{0, "warning"}},
 		},
 		{
-			name: "the list's key beyond the context window",
+			name: "the list's key not among the context lines",
 			path: "demo/graph.py",
 			context: numbered(`3:    "Ada Example <ada.example@mailhost.io>",`, `4:    "Ada Example <ada.example@mailhost.io>",`,
 				`5:    "Ada Example <ada.example@mailhost.io>",`, `6:    "Ada Example <ada.example@mailhost.io>",`,
