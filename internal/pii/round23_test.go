@@ -185,15 +185,7 @@ func FuzzRound23(f *testing.F) {
 	}
 	paths := []string{"charts/x/Chart.yaml", "package.xml", "x/package-overrides.json", "build/pkg.ts", "README.rst", "x.moin"}
 	f.Fuzz(func(t *testing.T, text string, sel uint8) {
-		fr := &scanner.Fragment{Kind: finding.KindDiff, Path: paths[int(sel)%len(paths)]}
-		n := 0
-		for i, l := range strings.Split(text, "\n") {
-			n++
-			if sel&(1<<uint(2+i%6)) != 0 {
-				n++ // a line the hunk left unchanged
-			}
-			fr.Lines = append(fr.Lines, scanner.Line{Number: n, Text: []byte(l)})
-		}
+		fr := gappedFragment(paths[int(sel)%len(paths)], text, sel)
 		d.Detect(fr, func(m scanner.Match) { checkMatch(t, fr, m) })
 	})
 }
@@ -225,4 +217,20 @@ func TestEndsWithByAdjacent(t *testing.T) {
 			}
 		})
 	}
+}
+
+// gappedFragment is a diff fragment of text's lines at path, numbered
+// with a gap (a line the hunk left unchanged) before line i where bit
+// 2+i%6 of sel is set: the fuzz targets' way to vary adjacency.
+func gappedFragment(path, text string, sel uint8) *scanner.Fragment {
+	fr := &scanner.Fragment{Kind: finding.KindDiff, Path: path}
+	n := 0
+	for i, l := range strings.Split(text, "\n") {
+		n++
+		if sel&(1<<uint(2+i%6)) != 0 {
+			n++
+		}
+		fr.Lines = append(fr.Lines, scanner.Line{Number: n, Text: []byte(l)})
+	}
+	return fr
 }

@@ -2,8 +2,6 @@ package pii
 
 import (
 	"fmt"
-	"strings"
-
 	"testing"
 
 	"github.com/privscan/privscan/finding"
@@ -132,15 +130,7 @@ func FuzzRound26(f *testing.F) {
 	}
 	paths := []string{"spec/data/rfc2000.txt", "rfc1", ".asf.yaml", "README.md", "doc/help.rst", ".github/workflows/r.yml"}
 	f.Fuzz(func(t *testing.T, text string, sel uint8) {
-		fr := &scanner.Fragment{Kind: finding.KindDiff, Path: paths[int(sel)%len(paths)]}
-		n := 0
-		for i, l := range strings.Split(text, "\n") {
-			n++
-			if sel&(1<<uint(2+i%6)) != 0 {
-				n++ // a line the hunk left unchanged
-			}
-			fr.Lines = append(fr.Lines, scanner.Line{Number: n, Text: []byte(l)})
-		}
+		fr := gappedFragment(paths[int(sel)%len(paths)], text, sel)
 		d.Detect(fr, func(m scanner.Match) { checkMatch(t, fr, m) })
 	})
 }
