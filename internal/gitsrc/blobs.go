@@ -422,23 +422,33 @@ func (p *processor) fragmentFor(c *change, commit string) (*scanner.Fragment, er
 		p.packs.demote(c.to.hash)
 		p.blobs.drop(c.to.hash)
 	}
-	// n lines added, nc lines of context before their runs (from the
-	// line after the previous added one, at most scanner.ContextLines).
-	n, nc, size := 0, 0, 0
-	next := 0 // the first line not yet counted as context
-	for i, a := range added {
-		if a {
+	// each visits the added lines in order, and before each run of them
+	// the lines of context (from the line after the previous added one,
+	// at most scanner.ContextLines).
+	each := func(visit func(i int, context bool)) {
+		next := 0 // the first line not yet visited
+		for i, a := range added {
+			if !a {
+				continue
+			}
 			if i > 0 && !added[i-1] {
 				for j := max(next, i-scanner.ContextLines); j < i; j++ {
-					nc++
-					size += len(recs.at(j))
+					visit(j, true)
 				}
 			}
-			n++
-			size += len(recs.at(i))
+			visit(i, false)
 			next = i + 1
 		}
 	}
+	n, nc, size := 0, 0, 0
+	each(func(i int, context bool) {
+		if context {
+			nc++
+		} else {
+			n++
+		}
+		size += len(recs.at(i))
+	})
 	if n == 0 {
 		return nil, nil
 	}
@@ -449,25 +459,20 @@ func (p *processor) fragmentFor(c *change, commit string) (*scanner.Fragment, er
 	if nc > 0 {
 		f.Context = make([]scanner.Line, 0, nc)
 	}
-	line := func(i int) scanner.Line {
+	marked := false // an added line carries an allow marker
+	each(func(i int, context bool) {
 		t := lineText(recs.at(i))
 		start := len(buf)
 		buf = append(buf, t...)
-		return scanner.Line{Number: i + 1, Text: buf[start:len(buf):len(buf)]}
-	}
-	next = 0
-	for i, a := range added {
-		if a {
-			if i > 0 && !added[i-1] {
-				for j := max(next, i-scanner.ContextLines); j < i; j++ {
-					f.Context = append(f.Context, line(j))
-				}
-			}
-			f.Lines = append(f.Lines, line(i))
-			next = i + 1
+		l := scanner.Line{Number: i + 1, Text: buf[start:len(buf):len(buf)]}
+		if context {
+			f.Context = append(f.Context, l)
+			return
 		}
-	}
-	if orecs.n() > 0 && bytes.Contains(buf, allowMarker) {
+		f.Lines = append(f.Lines, l)
+		marked = marked || bytes.Contains(t, allowMarker)
+	})
+	if orecs.n() > 0 && marked {
 		f.BaseMarkers = baseMarkers(f, orecs, removed, added)
 	}
 	return f, nil
