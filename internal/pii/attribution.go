@@ -232,6 +232,11 @@ func docFile(p string) bool {
 			return true
 		}
 	}
+	for _, d := range dirs {
+		if d == "xdocs" {
+			return true // Maven 1's site sources, as src/site is Maven 2's
+		}
+	}
 	if ext == ".html" || ext == ".htm" {
 		if !strings.Contains(lp, "/") {
 			return true

@@ -25,7 +25,7 @@ const (
 	manifestJSON                // package.json, composer.json, bower.json
 	manifestTOML                // pyproject.toml, Cargo.toml, setup.cfg
 	manifestRuby                // *.gemspec
-	manifestXML                 // pom.xml, *.pom, *pom*.xml, *.nuspec
+	manifestXML                 // pom.xml, project.xml (Maven 1), *.pom, *pom*.xml, *.nuspec
 	manifestGradle              // build.gradle, build.gradle.kts
 	manifestDebian              // debian/changelog
 	manifestGentoo              // metadata.xml (Gentoo's package metadata)
@@ -43,7 +43,9 @@ func manifestOf(p string) manifestKind {
 		return manifestJSON
 	case "pyproject.toml", "cargo.toml", "setup.cfg":
 		return manifestTOML
-	case "pom.xml":
+	case "pom.xml", "project.xml":
+		// project.xml: Maven 1's project descriptor, the POM's
+		// predecessor, with the same <developers> and <contributors>.
 		return manifestXML
 	case "build.gradle", "build.gradle.kts":
 		return manifestGradle

@@ -256,6 +256,8 @@ func (d *Detector) detect(f *scanner.Fragment, of []int, emit func(scanner.Match
 	r25 := newRound25(f.Path, message)
 	// r26: the rules built after round 26 (round26.go).
 	r26 := newRound26(f.Path, message, docs)
+	// r27: the rules built after rounds 27 and 28 (round27.go).
+	r27 := newRound27(f.Path, message, docs)
 	for i := range f.Lines {
 		text := f.Lines[i].Text
 		st := scanLine(text)
@@ -358,6 +360,8 @@ func (d *Detector) detect(f *scanner.Fragment, of []int, emit func(scanner.Match
 					} else if d := r25.lower(k, f.Lines, i, start, end); d != "" {
 						sev, desc = finding.SeverityNote, d
 					} else if d := r26.lower(k, f.Lines, i, start, end); d != "" {
+						sev, desc = finding.SeverityNote, d
+					} else if d := r27.lower(k, f.Lines, i, start, end); d != "" {
 						sev, desc = finding.SeverityNote, d
 					}
 				}

@@ -474,9 +474,11 @@ func wikiAuthorHeading(lines []scanner.Line, i, start, end int) bool {
 	return false
 }
 
-// rdocSectionLookback bounds how many empty comment lines may stand
-// between a doc header's "=== Authors" heading and its first person.
-const rdocSectionLookback = 3
+// rdocSectionLookback bounds how many lines (empty comment lines and
+// other persons) may stand between a doc header's "=== Authors" heading
+// and a person of its list (rounds 27 and 28: a list of a dozen
+// maintainers, one per line).
+const rdocSectionLookback = 32
 
 // rdocAuthorsSection reports, outside fixtures and commit messages, a
 // comment line that is only a person in git's ident form (`# Name
@@ -489,8 +491,7 @@ const rdocSectionLookback = 3
 // code or comments wherever the class starts. Another heading, prose
 // between, a gap and words after the ident keep the warning.
 func rdocAuthorsSection(lines []scanner.Line, i int) bool {
-	t := bytes.TrimLeft(lines[i].Text, " \t")
-	if len(t) == 0 || t[0] != '#' || !identLine(t) {
+	if !rdocPerson(lines[i].Text) {
 		return false
 	}
 	for k := i - 1; k >= 0 && i-k <= rdocSectionLookback+1; k-- {
@@ -503,7 +504,7 @@ func rdocAuthorsSection(lines []scanner.Line, i int) bool {
 		}
 		body := bytes.TrimSpace(u[1:])
 		switch {
-		case len(body) == 0, identLine(u):
+		case len(body) == 0, rdocPerson(u):
 			continue
 		case body[0] == '=':
 			title := bytes.TrimSpace(bytes.TrimLeft(body, "="))
@@ -518,6 +519,37 @@ func rdocAuthorsSection(lines []scanner.Line, i int) bool {
 		}
 	}
 	return false
+}
+
+// rdocPerson reports a comment line ('#') that is one person in git's
+// ident form, maybe as an RDoc list item ("# * Name <address>", "# -
+// Name <address>") and maybe with the address as a mailto link ("# *
+// Name <mailto:address>", which Puppet's doc headers write).
+func rdocPerson(line []byte) bool {
+	t := bytes.TrimLeft(line, " \t")
+	if len(t) == 0 || t[0] != '#' {
+		return false
+	}
+	if identLine(t) {
+		return true
+	}
+	body := bytes.TrimLeft(t[1:], " \t")
+	if len(body) < 2 || (body[0] != '*' && body[0] != '-') || (body[1] != ' ' && body[1] != '\t') {
+		if !bytes.Contains(body, []byte("<mailto:")) {
+			return false
+		}
+	} else {
+		body = bytes.TrimLeft(body[1:], " \t")
+	}
+	buf := make([]byte, 0, len(body)+2)
+	buf = append(buf, "# "...)
+	if j := bytes.Index(body, []byte("<mailto:")); j >= 0 {
+		buf = append(buf, body[:j+1]...)
+		buf = append(buf, body[j+len("<mailto:"):]...)
+	} else {
+		buf = append(buf, body...)
+	}
+	return identLine(buf)
 }
 
 // datedEntryHeader reports, in documentation outside fixtures, an

@@ -42,8 +42,8 @@ func TestRound26Rules(t *testing.T) {
 		{"asf notifications", ".asf.yaml", finding.KindDiff, "github:\n  description: \"Demo\"\n\nnotifications:\n    commits:      graphkit-commits@demoproj.io\n    jira_options: link label", []string{"note"}},
 		// Recall: another block, a gap, another file.
 		{"asf other block", ".asf.yaml", finding.KindDiff, "github:\n  owner:  ada.example@demoproj.io", []string{"warning"}},
-		{"asf notifications with a gap", ".asf.yaml", finding.KindDiff, "notifications:\n\n    commits:      graphkit-commits@demoproj.io", []string{"warning"}},
-		{"notifications in another yaml", "config.yaml", finding.KindDiff, "notifications:\n    commits:      graphkit-commits@demoproj.io", []string{"warning"}},
+		{"asf notifications with a gap", ".asf.yaml", finding.KindDiff, "notifications:\n\n    commits:      graphkit-feed@demoproj.io", []string{"warning"}},
+		{"notifications in another yaml", "config.yaml", finding.KindDiff, "notifications:\n    commits:      graphkit-feed@demoproj.io", []string{"warning"}},
 		// A commit action's identity inputs in a workflow step.
 		{"action identity", ".github/workflows/release.yml", finding.KindDiff, "      - name: bump version\n        uses: demo-actions/commit@v2\n        with:\n          files: VERSION\n          name: Demo Release Team\n          email: ada.example@democorp.io", []string{"note"}},
 		{"action identity, uses first in the step", ".github/workflows/release.yaml", finding.KindDiff, "      - uses: demo-actions/commit@v2\n        with:\n          author_name: Demo Bot\n          author_email: 'ada.example@democorp.io'", []string{"note"}},
