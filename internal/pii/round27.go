@@ -24,6 +24,7 @@ const (
 	licenceDescription      = "An email address in a licence notice (the terms a file's comment block carries, where the licensor names whom to ask for permission): published with the licence, reported as a note."
 	notificationDescription = "An email address a build descriptor names as the target of its notifications (a Gump nag element, a Maven 1 nagEmailAddress): it reaches a list or a team, reported as a note."
 	keyRunPhoneDescription  = "A telephone number whose digits are runs of one repeated digit (+1 222 333 4455): typed as a placeholder, not a subscriber's number; reported as a note."
+	companyDescription      = "An email address in git's ident form after a company's name with its legal form (\"Demo Pty Ltd <address>\", \"Demo GmbH <address>\"): a company's contact, not a person's; reported as a note."
 	messageIDDescription    = "A Message-ID written as the value of a mail header's name/value pair (a mail event's \"headers\" list): it names a message, not a mailbox; reported as a note."
 )
 
@@ -76,6 +77,12 @@ func (r *round27) lower(k kind, lines []scanner.Line, i, start, end int) string 
 	}
 	if (r.files || r.message) && listLocal(text[start:end]) {
 		return listDescription
+	}
+	if sshAlgorithmLocal(text[start:end]) {
+		return algorithmDescription
+	}
+	if (r.any || r.message) && before(text, start) == '<' && companyIdent(text, start) {
+		return companyDescription
 	}
 	if r.any && before(text, start) == '<' && headerPairID(lines, i, start) {
 		return messageIDDescription
@@ -228,6 +235,90 @@ func listLocal(addr []byte) bool {
 	}
 	for _, w := range listRoleWords {
 		if equalFold(local[sep+1:], w) {
+			return true
+		}
+	}
+	return false
+}
+
+// sshFamilies are the first words of SSH's algorithm names (RFC 4253,
+// RFC 4344, RFC 5656, RFC 8709, RFC 9142 and the vendors' local names):
+// ciphers, MACs, key exchanges, host key and compression algorithms.
+var sshFamilies = []string{
+	"aes", "rijndael", "camellia", "chacha20", "blowfish", "3des", "arcfour", "cast128", "twofish", "serpent",
+	"hmac", "umac", "poly1305", "curve25519", "curve448", "ecdh", "diffie", "sntrup", "mlkem", "kyber",
+	"ecdsa", "ssh", "rsa", "x25519", "ed25519", "ed448", "gss", "zlib",
+}
+
+// sshAlgorithmLocal reports an address whose local part is built as an
+// SSH algorithm name: words joined by '-', the first a family of
+// sshFamilies, maybe followed by digits or 'x' ("aes128-gcm",
+// "camellia192-ctr", "rijndael-cbc", "sntrup761x25519-sha512"), with a
+// second word or a digit ("zlib" alone is the compression method). RFC
+// 4251 section 6 names a local algorithm name@domain at whatever domain
+// its author holds (round 24's rule read them in name-lists; a change
+// log, a test and a typo'd domain write them alone). A person's local
+// part ("skyler-jones", "aesop") does not start with a family word
+// followed by '-' or a digit.
+func sshAlgorithmLocal(addr []byte) bool {
+	at := bytes.IndexByte(addr, '@')
+	if at <= 0 {
+		return false
+	}
+	local := addr[:at]
+	first := local
+	if k := bytes.IndexByte(local, '-'); k >= 0 {
+		first = local[:k]
+	}
+	for _, f := range sshFamilies {
+		if len(first) < len(f) || !equalFold(first[:len(f)], f) {
+			continue
+		}
+		rest := first[len(f):]
+		digits := false
+		for _, c := range rest {
+			if !isDigit(c) && c != 'x' {
+				rest = nil
+				break
+			}
+			digits = digits || isDigit(c)
+		}
+		if rest == nil && len(first) > len(f) {
+			continue
+		}
+		if len(first) < len(local) || digits || equalFold(local, "zlib") {
+			return true
+		}
+	}
+	return false
+}
+
+// legalForms are the words that end a company's name, as companies write
+// them (matched with case: "SA" is a legal form, "Sa" a surname): the
+// legal form in the jurisdictions whose companies publish software.
+var legalForms = []string{
+	"Ltd", "Ltd.", "LTD", "LTD.", "Limited", "LIMITED", "Inc", "Inc.", "INC", "INC.", "Incorporated",
+	"LLC", "L.L.C.", "LLP", "PLC", "plc", "Corp", "Corp.", "CORP", "Corporation", "Co.", "GmbH", "AG", "KG",
+	"S.A.", "SA", "S.A.S.", "SAS", "S.L.", "S.r.l.", "S.R.L.", "S.p.A.", "B.V.", "BV", "N.V.", "NV",
+	"Oy", "AB", "ApS", "A/S", "AS", "s.r.o.", "Pty", "K.K.",
+}
+
+// companyIdent reports an address in git's ident form ("Name
+// <address>") whose name ends in a company's legal form ("Demo Pty Ltd
+// <address>", "Demo Labs, Inc. <address>"): the company's contact,
+// which its products stamp on their files.
+func companyIdent(text []byte, start int) bool {
+	head := bytes.TrimRight(text[:start-1], " \t")
+	if len(head) == len(text[:start-1]) {
+		return false // "Name<address>": not the ident form
+	}
+	words := bytes.Fields(head)
+	if len(words) < 2 {
+		return false
+	}
+	last := bytes.TrimRight(words[len(words)-1], ",")
+	for _, f := range legalForms {
+		if string(last) == f {
 			return true
 		}
 	}

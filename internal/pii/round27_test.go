@@ -73,6 +73,19 @@ func TestRound27Rules(t *testing.T) {
 		{"copyright wrapped, words after", "lib/graphkit/lookup.py", finding.KindDiff, "# Copyright (C) 2031 Ada Example\n# ada.example@mailhost.io wrote this", []string{"warning"}},
 		{"copyright ending in a year", "lib/graphkit/lookup.py", finding.KindDiff, "# Copyright (C) Ada Example 2031\n# ada.example@mailhost.io", []string{"warning"}},
 		{"after another comment", "lib/graphkit/lookup.py", finding.KindDiff, "# Maintained at Demo Labs\n# ada.example@mailhost.io", []string{"warning"}},
+		// SSH algorithm names at any domain, in any file.
+		{"ssh cipher in a change log", "CHANGES.txt", finding.KindDiff, "* Support `chacha20-poly1305@sshdemo.io` cypher [#9]", []string{"note"}},
+		{"ssh cipher in a test", "test/transport/test_cipher.rb", finding.KindDiff, `assert_equal [32, 16], factory.lengths("rijndael-cbc@cryptolab.se")`, []string{"note"}},
+		{"ssh cipher alone", "lib/algorithms.rb", finding.KindDiff, "      camellia192-ctr@sshdemo.org", []string{"note"}},
+		// Recall: a person whose local part starts with a family's letters.
+		{"family letters in a name", "src/owner.go", finding.KindDiff, `owners := "skyler-jones@mailhost.io aesop@mailhost.io rsa.example@mailhost.io sk-ada@mailhost.io"`, []string{"warning", "warning", "warning", "warning"}},
+		// A company's ident.
+		{"company ident", "Sniffs/FileCommentSniff.php", finding.KindDiff, "$expected = 'Demo Pty Ltd <products@demolabs.io>';", []string{"note"}},
+		{"company ident with a comma", "src/header.c", finding.KindDiff, " * Author: Demo Labs, Inc. <ada.example@demolabs.io>", []string{"note"}},
+		// Recall: a person's ident, a legal form glued to the address.
+		{"person ident", "Sniffs/FileCommentSniff.php", finding.KindDiff, "$expected = 'Ada Example <ada.example@mailhost.io>';", []string{"warning"}},
+		{"surname spelled like a legal form", "src/names.py", finding.KindDiff, "x = 'Ana Sa <ana.sa@mailhost.io>'", []string{"warning"}},
+		{"legal form glued", "Sniffs/FileCommentSniff.php", finding.KindDiff, "$expected = 'Demo Ltd<ada.example@mailhost.io>';", []string{"warning"}},
 		// A GnuPG signature listing.
 		{"keys sig lines", "KEYS", finding.KindDiff, "pub   1024D/0A1B2C3D 2031-03-19\nuid                  Ada Example (release) <ada.example@mailhost.io>\nsig 3        0A1B2C3D 2031-03-19  Ada Example (release) <ada.example@mailhost.io>\nsig          0A1B2C3D 2031-03-19  Ada Example <ada.example@mailhost.io>", []string{"note", "note", "note"}},
 		// Recall: "sig" as a word of prose, a key ID without a date.
