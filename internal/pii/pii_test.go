@@ -69,6 +69,18 @@ func emailSeverities(t *testing.T, d *Detector, f *scanner.Fragment) []string {
 	return got
 }
 
+// ruleSeverities returns the severity of each finding of rule d reports
+// in the added lines text of the file at path, numbered from line 1.
+func ruleSeverities(d *Detector, path, text, rule string) []string {
+	var got []string
+	d.Detect(fragmentFrom(finding.KindDiff, path, 1, text), func(m scanner.Match) {
+		if m.RuleID == rule {
+			got = append(got, m.Severity.String())
+		}
+	})
+	return got
+}
+
 // only returns a Detector with just the named detector on.
 func only(t testing.TB, name string, skipTest bool) *Detector {
 	t.Helper()

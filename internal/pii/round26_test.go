@@ -153,12 +153,7 @@ func TestRound26Constants(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			var got []string
-			d.Detect(fragmentFrom(finding.KindDiff, "src/test/java/demo/ParsedTest.java", 1, c.text), func(m scanner.Match) {
-				if m.RuleID == "pii/credit-card" {
-					got = append(got, m.Severity.String())
-				}
-			})
+			got := ruleSeverities(d, "src/test/java/demo/ParsedTest.java", c.text, "pii/credit-card")
 			if fmt.Sprint(got) != fmt.Sprint(c.want) {
 				t.Errorf("got %v, want %v", got, c.want)
 			}

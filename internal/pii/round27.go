@@ -502,18 +502,30 @@ func moderationContact(lines []scanner.Line, i, start int) bool {
 	if !containsFold(head, "contact") && !containsFold(head, "report") {
 		return false
 	}
-	for k := i; k >= 0 && i-k <= moderationLines; k-- {
+	return heldBack(lines, i, start, moderationLines, func(t []byte) bool {
+		for _, w := range moderationWords {
+			if containsFold(t, w) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// heldBack reports whether the address's line before start, or one of
+// the n lines before it (adjacent in the file, context included), holds
+// what has reports.
+func heldBack(lines []scanner.Line, i, start, n int, has func([]byte) bool) bool {
+	for k := i; k >= 0 && i-k <= n; k-- {
 		if k < i && lines[k].Number+1 != lines[k+1].Number {
 			return false
 		}
 		t := lines[k].Text
 		if k == i {
-			t = head
+			t = t[:start]
 		}
-		for _, w := range moderationWords {
-			if containsFold(t, w) {
-				return true
-			}
+		if has(t) {
+			return true
 		}
 	}
 	return false
@@ -529,25 +541,17 @@ var headerIDNames = []string{"message-id", "in-reply-to", "references", "content
 // holds "value" before the address, and it or the line before it holds
 // the quoted name of a header in headerIDNames.
 func headerPairID(lines []scanner.Line, i, start int) bool {
-	head := lines[i].Text[:start]
-	if !containsFold(head, "value") {
+	if !containsFold(lines[i].Text[:start], "value") {
 		return false
 	}
-	for k := i; k >= 0 && k >= i-1; k-- {
-		if k < i && lines[k].Number+1 != lines[k+1].Number {
-			return false
-		}
-		t := lines[k].Text
-		if k == i {
-			t = head
-		}
+	return heldBack(lines, i, start, 1, func(t []byte) bool {
 		for _, h := range headerIDNames {
 			if containsFold(t, `"`+h+`"`) || containsFold(t, `'`+h+`'`) {
 				return true
 			}
 		}
-	}
-	return false
+		return false
+	})
 }
 
 // keyRunPhone reports a telephone number whose national digits are all

@@ -140,12 +140,7 @@ func TestKeyRunPhone(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			var got []string
-			d.Detect(fragmentFrom(finding.KindDiff, "events/testdata/user.json", 1, c.text), func(m scanner.Match) {
-				if m.RuleID == "pii/phone" {
-					got = append(got, m.Severity.String())
-				}
-			})
+			got := ruleSeverities(d, "events/testdata/user.json", c.text, "pii/phone")
 			if fmt.Sprint(got) != fmt.Sprint(c.want) {
 				t.Errorf("got %v, want %v", got, c.want)
 			}
