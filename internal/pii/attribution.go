@@ -616,6 +616,11 @@ type headerComment struct {
 	// prologue and top-level declarations are tags before the header
 	// comment.
 	xml bool
+	// close: inside a block comment ("/*", "<!--") opened on an earlier
+	// line, the closer that ends it; nil outside one. The body lines of
+	// a block comment need no marker of their own (a C library's
+	// header: "/* name.c v1.0 - …" / "   Name <address>" / "*/").
+	close []byte
 }
 
 // xmlFile reports a file of the XML family whose header comment may come
@@ -651,10 +656,21 @@ func (h *headerComment) next(l scanner.Line) bool {
 	}
 	t := bytes.TrimPrefix(l.Text, []byte("\xef\xbb\xbf")) // a byte order mark
 	t = bytes.TrimLeft(t, " \t")
+	if h.close != nil {
+		if bytes.Contains(t, h.close) {
+			h.close = nil
+		}
+		return true
+	}
 	switch {
 	case len(bytes.TrimSpace(t)) == 0, bytes.HasPrefix(t, []byte("<?php")), bytes.HasPrefix(t, []byte("<?xml")), h.xml && tagOnly(t):
 		return false // neither comment nor code
 	case commentStart(t):
+		for _, b := range [][2]string{{"/*", "*/"}, {"<!--", "-->"}} {
+			if bytes.HasPrefix(t, []byte(b[0])) && !bytes.Contains(t[len(b[0]):], []byte(b[1])) {
+				h.close = []byte(b[1])
+			}
+		}
 		return true
 	}
 	h.code = true

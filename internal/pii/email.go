@@ -705,7 +705,7 @@ func skipLocal(local []byte, idn bool) bool {
 		n++
 	}
 	l := buf[:n]
-	for _, p := range []string{"noreply", "donotreply", "nobody"} {
+	for _, p := range []string{"noreply", "donotreply", "noresponse", "nobody"} {
 		if bytes.HasPrefix(l, []byte(p)) {
 			return true
 		}
@@ -891,6 +891,8 @@ var roleLocals = []string{
 	"root", "notifications", "notification", "alerts", "bounce", "bounces", "mailer", "daemon",
 	"newsletter", "announce", "list", "listserv", "majordomo", "owner", "bugs", "issues", "status",
 	"build", "builder", "ci", "release", "releases", "deploy", "automation",
+	// a project's signing key's mailbox (round 29)
+	"pgp", "gpg",
 }
 
 // placeholderDomains are used in documentation and tests, never for mail.

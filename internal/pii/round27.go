@@ -22,7 +22,7 @@ import (
 // Descriptions of the notes the round-27 rules give.
 const (
 	licenceDescription      = "An email address in a licence notice (the terms a file's comment block carries, where the licensor names whom to ask for permission): published with the licence, reported as a note."
-	notificationDescription = "An email address a build descriptor names as the target of its notifications (a Gump nag element, a Maven 1 nagEmailAddress): it reaches a list or a team, reported as a note."
+	notificationDescription = "An email address a build descriptor names as the target or sender of its notifications (a Gump nag element, a Maven 1 nagEmailAddress, a CruiseControl email publisher): it reaches a list or a team, reported as a note."
 	keyRunPhoneDescription  = "A telephone number whose digits are runs of one repeated digit (+1 222 333 4455): typed as a placeholder, not a subscriber's number; reported as a note."
 	companyDescription      = "An email address in git's ident form after a company's name with its legal form (\"Demo Pty Ltd <address>\", \"Demo GmbH <address>\"): a company's contact, not a person's; reported as a note."
 	messageIDDescription    = "A Message-ID written as the value of a mail header's name/value pair (a mail event's \"headers\" list): it names a message, not a mailbox; reported as a note."
@@ -101,8 +101,13 @@ func (r *round27) lower(k kind, lines []scanner.Line, i, start, end int) string 
 		return attributionDescription
 	case r.maven && mavenElement(text, mavenListElements):
 		return listDescription
-	case r.maven && mavenElement(text, mavenNagElements), r.xml && nagElement(lines, i, start):
+	case r.maven && mavenElement(text, mavenNagElements), r.xml && (nagElement(lines, i, start) || cruiseControlAddress(text, start)):
 		return notificationDescription
+	case r.xml && xmlAttrValue(text, start, "due-to-email"):
+		// Maven's changes.xml: <action dev="…" due-to="Name"
+		// due-to-email="address">, the contributor the change is
+		// credited to (round 29).
+		return attributionDescription
 	case r.cruft && jsonEmailValue(text, start, end):
 		return attributionDescription
 	case r.docs && (firstPersonContact(text, start) || rdocMailtoLink(text, start)):
@@ -358,6 +363,53 @@ var (
 	mavenListElements = []string{"subscribe", "unsubscribe", "post", "archive", "otherarchive"}
 	mavenNagElements  = []string{"nagemailaddress"}
 )
+
+// xmlAttrValue reports an address that is the whole value of the XML
+// attribute name (name="address", name='address'), the name not glued to
+// a longer one.
+func xmlAttrValue(text []byte, start int, name string) bool {
+	q := before(text, start)
+	if q != '"' && q != '\'' {
+		return false
+	}
+	head := bytes.TrimRight(text[:start-1], " \t")
+	if len(head) == 0 || head[len(head)-1] != '=' {
+		return false
+	}
+	head = bytes.TrimRight(head[:len(head)-1], " \t")
+	if !hasSuffixFold(head, name) {
+		return false
+	}
+	c := before(head, len(head)-len(name))
+	return c == ' ' || c == '\t' || c == 0
+}
+
+// cruiseControlRecipients are the elements of CruiseControl's email
+// publishers (<email>, <htmlemail>) whose address attribute names who
+// gets a build's result mail.
+var cruiseControlRecipients = []string{"<always", "<failure", "<success", "<alert"}
+
+// cruiseControlAddress reports an address in a CruiseControl
+// configuration's email publisher (round 29): the publisher's
+// returnaddress attribute (the sender of the build mails), or the address
+// attribute of an <always>, <failure>, <success> or <alert> element on
+// the same line. The <map alias=… address=…> element, which maps a
+// committer to a person's address, keeps the warning.
+func cruiseControlAddress(text []byte, start int) bool {
+	if xmlAttrValue(text, start, "returnaddress") {
+		return true
+	}
+	if !xmlAttrValue(text, start, "address") {
+		return false
+	}
+	t := bytes.TrimLeft(text[:start], " \t")
+	for _, e := range cruiseControlRecipients {
+		if hasPrefixFold(t, e) && (at(t, len(e)) == ' ' || at(t, len(e)) == '\t') {
+			return true
+		}
+	}
+	return false
+}
 
 // mavenElement reports a line that opens one of the elements names (in
 // lower case; XML names are matched without case).

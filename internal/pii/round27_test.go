@@ -59,6 +59,17 @@ func TestRound27Rules(t *testing.T) {
 		// Recall: another element, the nag tag closed before.
 		{"gump other element", "gump.xml", finding.KindDiff, "<project name=\"demo\">\n  <owner>ada.example@mailhost.io</owner>", []string{"warning"}},
 		{"after the nag tag", "gump.xml", finding.KindDiff, "<nag to=\"x\">\n  <contact>ada.example@mailhost.io</contact>", []string{"warning"}},
+		// Round 29: Maven's changes.xml credit, CruiseControl's email
+		// publisher, a C library's block-comment header, a signing key's
+		// and a no-response sender's mailboxes.
+		{"changes.xml due-to-email", "src/changes/changes.xml", finding.KindDiff, "      <action dev=\"ada\" due-to=\"Bo Sample\" due-to-email=\"bo.sample@mailhost.io\" type=\"add\">", []string{"note"}},
+		{"cruisecontrol publisher", "config.xml", finding.KindDiff, "        <htmlemail mailhost=\"localhost\"\n                   returnaddress=\"builds@graphkit.io\">\n            <always address=\"graphkit-talk@graphkit.io\" />\n            <failure address=\"ada.example@mailhost.io\" />\n            <map alias=\"bo\" address=\"bo.sample@mailhost.io\" />", []string{"note", "note", "note", "warning"}},
+		{"block comment header", "miniz-sys/miniz.c", finding.KindDiff, "/* miniz.c v1.0 - deflate/inflate\n   See the licence at the end of this file.\n   Ada Example <ada.example@mailhost.io>, last updated 2031\n*/\nint x = 1; // bo.sample@mailhost.io", []string{"note", "warning"}},
+		{"signing key and no-response mailboxes", "docs/download.rst", finding.KindDiff, "Graphkit <pgp@graphkit.io>\nsender=no-response@graphkit.io", []string{}},
+		// Recall: due-to-email glued to another name, another attribute,
+		// address attributes of other elements.
+		{"other attribute", "src/changes/changes.xml", finding.KindDiff, "<action dev=\"ada\" reviewer-email=\"bo.sample@mailhost.io\">", []string{"warning"}},
+		{"address of another element", "config.xml", finding.KindDiff, "<owner address=\"ada.example@mailhost.io\" />", []string{"warning"}},
 		// A list or team named by its role suffix, outside fixtures.
 		{"list suffix in a message", "", finding.KindCommitMessage, "move the lists\n\ns/graphkit-dev@oldhost.io/graphkit-user@demofound.io/", []string{"note", "note"}},
 		{"team with a tag in ci", ".ci/jobs/defaults.yml", finding.KindDiff, "    - email:\n        recipients: infra-root+build@demofound.io", []string{"note"}},
