@@ -69,16 +69,30 @@ func emailSeverities(t *testing.T, d *Detector, f *scanner.Fragment) []string {
 	return got
 }
 
-// ruleSeverities returns the severity of each finding of rule d reports
-// in the added lines text of the file at path, numbered from line 1.
-func ruleSeverities(d *Detector, path, text, rule string) []string {
-	var got []string
-	d.Detect(fragmentFrom(finding.KindDiff, path, 1, text), func(m scanner.Match) {
-		if m.RuleID == rule {
-			got = append(got, m.Severity.String())
-		}
-	})
-	return got
+// ruleCase is one case of a single rule's table: the added lines and the
+// severity of each finding of the rule in them, in order.
+type ruleCase struct {
+	name, text string
+	want       []string
+}
+
+// runRuleCases runs each case as a subtest: the added lines of the file
+// at path, numbered from line 1, and the severities of rule's findings.
+func runRuleCases(t *testing.T, d *Detector, path, rule string, cases []ruleCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var got []string
+			d.Detect(fragmentFrom(finding.KindDiff, path, 1, c.text), func(m scanner.Match) {
+				if m.RuleID == rule {
+					got = append(got, m.Severity.String())
+				}
+			})
+			if fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("got %v, want %v", got, c.want)
+			}
+		})
+	}
 }
 
 // only returns a Detector with just the named detector on.

@@ -143,22 +143,12 @@ func TestRound26Constants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases := []struct {
-		name, text string
-		want       []string
-	}{
+	cases := []ruleCase{
 		{"digits of e", `    expectDigits(E, "2718281828459045");`, []string{"note"}},
 		// Recall: a Luhn-valid run that leaves e's digits, beside its name.
 		{"not the constant's digits", `    expectDigits(E, "2718281828459029");`, []string{"error"}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got := ruleSeverities(d, "src/test/java/demo/ParsedTest.java", c.text, "pii/credit-card")
-			if fmt.Sprint(got) != fmt.Sprint(c.want) {
-				t.Errorf("got %v, want %v", got, c.want)
-			}
-		})
-	}
+	runRuleCases(t, d, "src/test/java/demo/ParsedTest.java", "pii/credit-card", cases)
 }
 
 // TestConstantDigits: the digit reading itself, separators aside.

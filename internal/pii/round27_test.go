@@ -1,7 +1,6 @@
 package pii
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -139,24 +138,14 @@ func TestKeyRunPhone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases := []struct {
-		name, text string
-		want       []string
-	}{
+	cases := []ruleCase{
 		{"runs after a country code", `      "phone_number": "+12223334455"`, []string{"note"}},
 		{"runs with separators", `phone: +44 22 3344 5566`, []string{"note"}},
 		// Recall: one single digit among the runs.
 		{"one single digit", `      "phone_number": "+12223334456"`, []string{"warning"}},
 		{"an ordinary number", `      "phone_number": "+16173942817"`, []string{"warning"}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got := ruleSeverities(d, "events/testdata/user.json", c.text, "pii/phone")
-			if fmt.Sprint(got) != fmt.Sprint(c.want) {
-				t.Errorf("got %v, want %v", got, c.want)
-			}
-		})
-	}
+	runRuleCases(t, d, "events/testdata/user.json", "pii/phone", cases)
 }
 
 // TestListLocal: the local-part grammar of lists and teams alone.
