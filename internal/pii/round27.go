@@ -25,6 +25,7 @@ const (
 	notificationDescription = "An email address a build descriptor names as the target or sender of its notifications (a Gump nag element, a Maven 1 nagEmailAddress, a CruiseControl email publisher): it reaches a list or a team, reported as a note."
 	keyRunPhoneDescription  = "A telephone number whose digits are runs of one repeated digit (+1 222 333 4455): typed as a placeholder, not a subscriber's number; reported as a note."
 	companyDescription      = "An email address in git's ident form after a company's name with its legal form (\"Demo Pty Ltd <address>\", \"Demo GmbH <address>\"): a company's contact, not a person's; reported as a note."
+	pslDescription          = "An email address in a comment of a copy of the Public Suffix List (an entry's submitter or its registry's contact, as the list publishes them): published with the list, reported as a note."
 	messageIDDescription    = "A Message-ID written as the value of a mail header's name/value pair (a mail event's \"headers\" list): it names a message, not a mailbox; reported as a note."
 )
 
@@ -45,6 +46,10 @@ type round27 struct {
 	xml bool
 	// cruft: a cruft replay file (.cruft.json).
 	cruft bool
+	// psl: the file is a copy of the Public Suffix List, by its name or
+	// (read at the first finding that needs it, pslRead) by its section
+	// markers among the fragment's lines.
+	psl, pslRead bool
 }
 
 // newRound27 returns the round-27 state for a fragment of the file at p.
@@ -61,6 +66,10 @@ func newRound27(p string, message, docs bool) round27 {
 		maven: files && (base == "project.xml" || manifestOf(p) == manifestXML),
 		xml:   files && xmlFile(p),
 		cruft: files && base == ".cruft.json",
+		psl:   files && !testDir(p) && pslName(base),
+		// A file outside test directories with another name is read
+		// for the list's markers; test directories are not read at all.
+		pslRead: !files || testDir(p) || pslName(base),
 	}
 }
 
@@ -93,6 +102,13 @@ func (r *round27) lower(k kind, lines []scanner.Line, i, start, end int) string 
 	}
 	if !r.files {
 		return ""
+	}
+	if !r.pslRead {
+		r.pslRead = true
+		r.psl = pslMarkers(lines)
+	}
+	if r.psl && bytes.HasPrefix(bytes.TrimLeft(text, " \t"), []byte("//")) {
+		return pslDescription
 	}
 	switch {
 	case gpgSigLine(text):
@@ -324,6 +340,50 @@ func companyIdent(text []byte, start int) bool {
 	last := bytes.TrimRight(words[len(words)-1], ",")
 	for _, f := range legalForms {
 		if string(last) == f {
+			return true
+		}
+	}
+	return false
+}
+
+// testDir reports a path with a directory named for tests: one whose
+// name starts or ends with "test" or "tests" in any case (test_data,
+// testfiles, unit-tests), beyond inFixtureDir's exact names. A copy of a
+// public list kept for tests is a fixture however its directory is
+// spelled.
+func testDir(p string) bool {
+	for _, d := range strings.Split(strings.ToLower(path.Dir(p)), "/") {
+		if strings.HasPrefix(d, "test") || strings.HasSuffix(d, "test") || strings.HasSuffix(d, "tests") {
+			return true
+		}
+	}
+	return false
+}
+
+// pslNames are the names (lower case) copies of the Public Suffix List
+// are kept under: the list's own (public_suffix_list.dat), its former
+// one (effective_tld_names.dat) and the spellings libraries give their
+// copies.
+var pslNames = []string{"public_suffix_list.dat", "effective_tld_names.dat", "public_suffix_list.txt", "public-suffix-list.txt", "public-suffix-list.dat", "publicsuffixlist.dat"}
+
+// pslName reports a base name (lower case) of pslNames.
+func pslName(base string) bool {
+	for _, n := range pslNames {
+		if base == n {
+			return true
+		}
+	}
+	return false
+}
+
+// pslMarkers reports whether the lines hold one of the Public Suffix
+// List's section markers ("// ===BEGIN ICANN DOMAINS===", "//
+// ===BEGIN PRIVATE DOMAINS==="): a copy of the list under another name
+// (a cache keyed by a hash), added whole.
+func pslMarkers(lines []scanner.Line) bool {
+	for _, l := range lines {
+		t := bytes.TrimSpace(l.Text)
+		if bytes.HasPrefix(t, []byte("// ===BEGIN ")) && bytes.HasSuffix(t, []byte(" DOMAINS===")) {
 			return true
 		}
 	}

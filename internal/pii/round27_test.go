@@ -69,6 +69,13 @@ func TestRound27Rules(t *testing.T) {
 		// address attributes of other elements.
 		{"other attribute", "src/changes/changes.xml", finding.KindDiff, "<action dev=\"ada\" reviewer-email=\"bo.sample@mailhost.io\">", []string{"warning"}},
 		{"address of another element", "config.xml", finding.KindDiff, "<owner address=\"ada.example@mailhost.io\" />", []string{"warning"}},
+		// Round 30: a copy of the Public Suffix List, by name or by its
+		// section markers; not in fixtures, not on an entry's line.
+		{"psl by name", "data/public_suffix_list.dat", finding.KindDiff, "// graphkit : https://graphkit.io\n// Submitted by Ada Example <ada.example@mailhost.io>\ngraphkit.io", []string{"note"}},
+		{"psl by markers", "data/A/C/0a1b2c3d", finding.KindDiff, "// ===BEGIN PRIVATE DOMAINS===\n// Submitted by Ada Example <ada.example@mailhost.io>\ngraphkit.io", []string{"note"}},
+		{"psl in a fixture", "tests/data/public_suffix_list.dat", finding.KindDiff, "// Submitted by Ada Example <ada.example@mailhost.io>", []string{"warning"}},
+		{"psl in a test data directory", "test_data/public_suffix_list.dat", finding.KindDiff, "// ===BEGIN PRIVATE DOMAINS===\n// Contact: ada.example@mailhost.io", []string{"warning"}},
+		{"psl marker text elsewhere", "src/notes.go", finding.KindDiff, "// the list begins at ===BEGIN ICANN DOMAINS===\n// Owner: ada.example@mailhost.io", []string{"warning"}},
 		// A list or team named by its role suffix, outside fixtures.
 		{"list suffix in a message", "", finding.KindCommitMessage, "move the lists\n\ns/graphkit-dev@oldhost.io/graphkit-user@demofound.io/", []string{"note", "note"}},
 		{"team with a tag in ci", ".ci/jobs/defaults.yml", finding.KindDiff, "    - email:\n        recipients: infra-root+build@demofound.io", []string{"note"}},
