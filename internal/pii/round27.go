@@ -48,8 +48,9 @@ type round27 struct {
 	cruft bool
 	// psl: the file is a copy of the Public Suffix List, by its name or
 	// (read at the first finding that needs it, pslRead) by its section
-	// markers among the fragment's lines.
-	psl, pslRead bool
+	// markers among the fragment's lines; tests: it is in a directory
+	// named for tests (testDir), where only registries' lines are read.
+	psl, pslRead, tests bool
 }
 
 // newRound27 returns the round-27 state for a fragment of the file at p.
@@ -60,16 +61,15 @@ func newRound27(p string, message, docs bool) round27 {
 	files := !inFixtureDir(p)
 	base := strings.ToLower(path.Base(p))
 	return round27{
-		files: files,
-		any:   true,
-		docs:  files && (docs || changelogFile(p)),
-		maven: files && (base == "project.xml" || manifestOf(p) == manifestXML),
-		xml:   files && xmlFile(p),
-		cruft: files && base == ".cruft.json",
-		psl:   files && !testDir(p) && pslName(base),
-		// A file outside test directories with another name is read
-		// for the list's markers; test directories are not read at all.
-		pslRead: !files || testDir(p) || pslName(base),
+		files:   files,
+		any:     true,
+		docs:    files && (docs || changelogFile(p)),
+		maven:   files && (base == "project.xml" || manifestOf(p) == manifestXML),
+		xml:     files && xmlFile(p),
+		cruft:   files && base == ".cruft.json",
+		psl:     pslName(base),
+		pslRead: pslName(base),
+		tests:   !files || testDir(p),
 	}
 }
 
@@ -100,15 +100,20 @@ func (r *round27) lower(k kind, lines []scanner.Line, i, start, end int) string 
 		// A licence's text is the licence in a test source too.
 		return licenceDescription
 	}
+	if r.any && bytes.HasPrefix(bytes.TrimLeft(text, " \t"), []byte("//")) {
+		if !r.pslRead {
+			r.pslRead = true
+			r.psl = pslMarkers(lines)
+		}
+		// A copy's comments outside test directories; in a test
+		// directory only a registry's line, as a person's address
+		// copied into a fixture keeps its warning.
+		if r.psl && (!r.tests || registryLine(text, start)) {
+			return pslDescription
+		}
+	}
 	if !r.files {
 		return ""
-	}
-	if !r.pslRead {
-		r.pslRead = true
-		r.psl = pslMarkers(lines)
-	}
-	if r.psl && bytes.HasPrefix(bytes.TrimLeft(text, " \t"), []byte("//")) {
-		return pslDescription
 	}
 	switch {
 	case gpgSigLine(text):
@@ -358,6 +363,14 @@ func testDir(p string) bool {
 		}
 	}
 	return false
+}
+
+// registryLine reports a Public Suffix List comment whose address is a
+// registry's, as the list writes it: "Submitted by registry <address>",
+// "Confirmed by registry <address>" (the words "by registry" before the
+// address on its line).
+func registryLine(text []byte, start int) bool {
+	return containsFold(text[:start], "by registry")
 }
 
 // pslNames are the names (lower case) copies of the Public Suffix List

@@ -74,6 +74,7 @@ func TestRound27Rules(t *testing.T) {
 		{"psl by name", "data/public_suffix_list.dat", finding.KindDiff, "// graphkit : https://graphkit.io\n// Submitted by Ada Example <ada.example@mailhost.io>\ngraphkit.io", []string{"note"}},
 		{"psl by markers", "data/A/C/0a1b2c3d", finding.KindDiff, "// ===BEGIN PRIVATE DOMAINS===\n// Submitted by Ada Example <ada.example@mailhost.io>\ngraphkit.io", []string{"note"}},
 		{"psl in a fixture", "tests/data/public_suffix_list.dat", finding.KindDiff, "// Submitted by Ada Example <ada.example@mailhost.io>", []string{"warning"}},
+		{"psl registry in a fixture", "tests/data/public_suffix_list.dat", finding.KindDiff, "// Submitted by registry <graphkit.nic@mailhost.io>\n// Confirmed by registry <graphkit.tech@mailhost.io> 2031-06-17", []string{"note", "note"}},
 		{"psl in a test data directory", "test_data/public_suffix_list.dat", finding.KindDiff, "// ===BEGIN PRIVATE DOMAINS===\n// Contact: ada.example@mailhost.io", []string{"warning"}},
 		{"psl marker text elsewhere", "src/notes.go", finding.KindDiff, "// the list begins at ===BEGIN ICANN DOMAINS===\n// Owner: ada.example@mailhost.io", []string{"warning"}},
 		// A list or team named by its role suffix, outside fixtures.
