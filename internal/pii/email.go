@@ -756,13 +756,19 @@ var aliasRoles = []string{"security", "conduct", "coc", "support", "maint", "mai
 // hyphen or underscore: a mailing list or alias of a team, not a
 // person's mailbox (people's hyphenated local parts end in a name).
 func projectAlias(local []byte) bool {
+	return lastWordIn(local, aliasRoles)
+}
+
+// lastWordIn reports a local part of two or more words joined by '-' or
+// '_' whose last word is one of words (lower case).
+func lastWordIn(local []byte, words []string) bool {
 	k := bytes.LastIndexAny(local, "-_")
 	if k <= 0 || k == len(local)-1 {
 		return false
 	}
 	last := local[k+1:]
-	for _, r := range aliasRoles {
-		if equalFold(last, r) {
+	for _, w := range words {
+		if equalFold(last, w) {
 			return true
 		}
 	}

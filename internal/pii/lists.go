@@ -21,11 +21,15 @@ var creditLabels = []string{
 	"original author", "original authors", "co-author", "co-authors",
 }
 
+// commentLeaders are the markers a comment line begins with, longest
+// first where one is a prefix of another.
+var commentLeaders = []string{"/**", "/*", "//", "#", "*", "--", ";", "%"}
+
 // commentBody returns a comment line's text after its leader ("//", "#",
 // "/**", "/*", "*", "--", ";", "%") and blanks, or nil when t (without
 // leading blanks) is not a comment line.
 func commentBody(t []byte) []byte {
-	for _, p := range []string{"/**", "/*", "//", "#", "*", "--", ";", "%"} {
+	for _, p := range commentLeaders {
 		if bytes.HasPrefix(t, []byte(p)) {
 			return bytes.TrimLeft(t[len(p):], " \t")
 		}

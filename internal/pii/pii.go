@@ -257,7 +257,7 @@ func (d *Detector) detect(f *scanner.Fragment, of []int, emit func(scanner.Match
 	// r26: the rules built after round 26 (round26.go).
 	r26 := newRound26(f.Path, message, docs)
 	// r27: the rules built after rounds 27 and 28 (round27.go).
-	r27 := newRound27(f.Path, message, docs)
+	r27 := newRound27(f.Path, message, docs, changelog, fixture, mkind)
 	for i := range f.Lines {
 		text := f.Lines[i].Text
 		st := scanLine(text)

@@ -48,28 +48,33 @@ type round27 struct {
 	cruft bool
 	// psl: the file is a copy of the Public Suffix List, by its name or
 	// (read at the first finding that needs it, pslRead) by its section
-	// markers among the fragment's lines; tests: it is in a directory
-	// named for tests (testDir), where only registries' lines are read.
-	psl, pslRead, tests bool
+	// markers among the fragment's lines.
+	psl, pslRead bool
+	// path: the file's path, for testDir, read only for a copy's line.
+	path string
 }
 
-// newRound27 returns the round-27 state for a fragment of the file at p.
-func newRound27(p string, message, docs bool) round27 {
+// newRound27 returns the round-27 state for a fragment of the file at p,
+// from what Detect has read of its path already: docs and changelog (a
+// documentation file, a change log), fixture (inFixtureDir) and mkind
+// (manifestOf).
+func newRound27(p string, message, docs, changelog, fixture bool, mkind manifestKind) round27 {
 	if message || p == "" {
 		return round27{message: message}
 	}
-	files := !inFixtureDir(p)
+	files := !fixture
 	base := strings.ToLower(path.Base(p))
+	psl := pslName(base)
 	return round27{
 		files:   files,
 		any:     true,
-		docs:    files && (docs || changelogFile(p)),
-		maven:   files && (base == "project.xml" || manifestOf(p) == manifestXML),
+		docs:    files && (docs || changelog),
+		maven:   files && (base == "project.xml" || mkind == manifestXML),
 		xml:     files && xmlFile(p),
 		cruft:   files && base == ".cruft.json",
-		psl:     pslName(base),
-		pslRead: pslName(base),
-		tests:   !files || testDir(p),
+		psl:     psl,
+		pslRead: psl,
+		path:    p,
 	}
 }
 
@@ -108,7 +113,7 @@ func (r *round27) lower(k kind, lines []scanner.Line, i, start, end int) string 
 		// A copy's comments outside test directories; in a test
 		// directory only a registry's line, as a person's address
 		// copied into a fixture keeps its warning.
-		if r.psl && (!r.tests || registryLine(text, start)) {
+		if r.psl && (registryLine(text, start) || (r.files && !testDir(r.path))) {
 			return pslDescription
 		}
 	}
@@ -192,7 +197,7 @@ func licenceNotice(lines []scanner.Line, i int) bool {
 // leader alone (" *", "#"), a block's blank line, is one, with empty text.
 func blockComment(line []byte) ([]byte, bool) {
 	t := bytes.TrimSpace(line)
-	for _, p := range []string{"/**", "/*", "//", "#", "*", "--", ";", "%"} {
+	for _, p := range commentLeaders {
 		if bytes.HasPrefix(t, []byte(p)) {
 			return bytes.TrimSpace(t[len(p):]), true
 		}
@@ -255,16 +260,7 @@ func listLocal(addr []byte) bool {
 	if p := bytes.IndexByte(local, '+'); p >= 0 {
 		local = local[:p]
 	}
-	sep := bytes.LastIndexAny(local, "-_")
-	if sep <= 0 || sep == len(local)-1 {
-		return false
-	}
-	for _, w := range listRoleWords {
-		if equalFold(local[sep+1:], w) {
-			return true
-		}
-	}
-	return false
+	return lastWordIn(local, listRoleWords)
 }
 
 // sshFamilies are the first words of SSH's algorithm names (RFC 4253,
