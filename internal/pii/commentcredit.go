@@ -92,6 +92,9 @@ func lastClause(c []byte) []byte {
 	for i := len(c) - 2; i >= 0; i-- {
 		switch c[i] {
 		case '.', ';', '!', '?':
+			if c[i] == '.' && i > 0 && isUpper(c[i-1]) && (i == 1 || c[i-2] == ' ' || c[i-2] == '"') {
+				continue // a name's initial ("Ana B. Example")
+			}
 			if c[i+1] == ' ' || c[i+1] == '\t' {
 				return c[i+1:]
 			}
@@ -126,17 +129,33 @@ func oneOfFold(w []byte, set []string) bool {
 }
 
 // creditTail reports whether words, the words between "by" or "from" and
-// the address, are nothing or only a personal name before '<' or '(':
-// "by address", "by Name <address>", "from Name (address)".
+// the address, are nothing or only personal names before '<' or '(':
+// "by address", "by Name <address>", "from Name (address)", a quoted
+// name ("supplied by \"Ana B. Example\" <address>"), and several people
+// joined by "and" or after an earlier one's address ("by Ana Example
+// <address> and Bo <address>").
 func creditTail(words [][]byte, open bool) bool {
 	if len(words) == 0 {
 		return true
 	}
-	if !open || len(words) > 4 {
+	if !open {
 		return false
 	}
+	// n: the words of the current name; an earlier person's address in
+	// angle brackets, or "and", starts the next ("by Ana Example
+	// <address> and Bo <").
+	n := 0
 	for _, w := range words {
-		if !isUpper(w[0]) && w[0] < 0x80 {
+		switch {
+		case equalFold(w, "and") || string(w) == "&":
+			n = 0
+			continue
+		case w[0] == '<' && bytes.IndexByte(w, '@') > 0 && bytes.HasSuffix(bytes.TrimRight(w, ","), []byte(">")):
+			n = 0
+			continue
+		}
+		n++
+		if n > 4 || (!isUpper(w[0]) && w[0] < 0x80 && w[0] != '"' && w[0] != '(') {
 			return false
 		}
 	}

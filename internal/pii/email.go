@@ -750,7 +750,7 @@ func skipLocal(local []byte, idn bool) bool {
 // aliasRoles are the roles a project's alias names after its name and a
 // hyphen (project-security@, project-conduct@, python-maint@).
 var aliasRoles = []string{"security", "conduct", "coc", "support", "maint", "maintainers", "maintainer",
-	"team", "core", "abuse", "privacy", "announce", "devel", "users", "owners", "admins", "steering", "board"}
+	"team", "core", "abuse", "privacy", "announce", "devel", "users", "owners", "admins", "steering", "board", "devteam"}
 
 // projectAlias reports a local part that names a project's role after a
 // hyphen or underscore: a mailing list or alias of a team, not a
@@ -884,13 +884,15 @@ var placeholderLocals = []string{
 	"foo", "bar", "baz", "foobar", "xxx", "xyz", "abc", "test", "tester", "user", "username",
 	"someone", "somebody", "anyone", "johndoe", "janedoe", "jdoe", "yourname", "youremail",
 	"yourmail", "name", "email",
+	// a message's parties by their role in it (round 31): from@, to@
+	"from", "to", "rcpt", "receiver",
 }
 
 // roleLocals are role and project mailboxes (lowercased, without . - _):
 // they reach a function, not a person.
 var roleLocals = []string{
 	"info", "contact", "hello", "hi", "support", "help", "helpdesk", "security", "secalert",
-	"abuse", "admin", "administrator", "webmaster", "hostmaster", "sales", "marketing", "press",
+	"abuse", "admin", "admins", "administrator", "administrators", "webmaster", "hostmaster", "sales", "marketing", "press",
 	"media", "legal", "license", "licensing", "privacy", "compliance", "billing", "accounts", "jobs", "careers", "hr",
 	"team", "office", "feedback", "conduct", "codeofconduct", "opensource", "community",
 	"maintainers", "dev", "devs", "developer", "developers", "devteam", "ops", "devops", "sysadmin",

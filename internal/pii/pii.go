@@ -220,7 +220,7 @@ func (d *Detector) detect(f *scanner.Fragment, of []int, emit func(scanner.Match
 	var docstring docFields
 	// header: the file's leading comment block (not for messages, and
 	// not in fixtures, whose header comments are fixture data).
-	header := headerComment{code: message || f.Path == "" || inFixtureDir(f.Path), xml: xmlFile(f.Path)}
+	header := headerComment{code: message || f.Path == "" || (inFixtureDir(f.Path) && !exampleCode(f.Path)), xml: xmlFile(f.Path)}
 	section := authorSection{markdown: docs}
 	var list creditList
 	// docinfo: a reStructuredText docinfo field list (not in messages,
@@ -258,6 +258,8 @@ func (d *Detector) detect(f *scanner.Fragment, of []int, emit func(scanner.Match
 	r26 := newRound26(f.Path, message, docs)
 	// r27: the rules built after rounds 27 and 28 (round27.go).
 	r27 := newRound27(f.Path, message, docs, changelog, fixture, mkind)
+	// r31: the rules built after round 31 (round31.go).
+	r31 := newRound31(f.Path, message, readme, fixture)
 	for i := range f.Lines {
 		text := f.Lines[i].Text
 		st := scanLine(text)
@@ -322,7 +324,7 @@ func (d *Detector) detect(f *scanner.Fragment, of []int, emit func(scanner.Match
 						(ruby && (gemDSLPerson(text, start, end) || gemFieldAhead(f.Lines, i))) ||
 						(emailField >= 0 && (start == emailField || (start == emailField+1 && at(text, emailField) == '<'))) ||
 						(python && dunderEmail(text, start)) || (rubyBuild && gemEmailConstant(text, start)) || (gemfile && commentedGemEmail(text, start)) || (!message && (gitIdentity(text, start) || rpmChangelogEntry(text, start)) && !inFixtureDir(f.Path)) ||
-						(signed && headerSignature(f.Lines[i-1].Text, text, start, end)) || (!fixture && !message && adjacent && wrappedCredit(f.Lines[i-1].Text, text, start, end)) || (!fixture && grammarCredit(text, start, message || docs)) ||
+						(signed && headerSignature(f.Lines[i-1].Text, text, start, end)) || (!fixture && !message && adjacent && wrappedCredit(f.Lines[i-1].Text, text, start, end)) || (!fixture && grammarCredit(text, start, message || docs || changelog)) ||
 						(po && inHeader && poTranslatorLine(text, start, end)) || (!message && !fixture && vcsKeyword(text, start, end)) || inDocinfo || (docinfoOn && byField(text, start, end)) || docField ||
 						(!message && !fixture && (fpmMaintainer(f.Lines, i, start) || rpmPackager(f.Path, text, start) || sshKeyComment(f.Path, text, start) || sphinxAuthor(text, start))) ||
 						inDunder || (message && addedToCreditFile(text, start, end)) || (!message && !fixture && cookiecutterEmail(f.Path, text, start)):
@@ -362,6 +364,8 @@ func (d *Detector) detect(f *scanner.Fragment, of []int, emit func(scanner.Match
 					} else if d := r26.lower(k, f.Lines, i, start, end); d != "" {
 						sev, desc = finding.SeverityNote, d
 					} else if d := r27.lower(k, f.Lines, i, start, end); d != "" {
+						sev, desc = finding.SeverityNote, d
+					} else if d := r31.lower(k, f.Lines, i, start, end); d != "" {
 						sev, desc = finding.SeverityNote, d
 					}
 				}
