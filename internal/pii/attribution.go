@@ -339,7 +339,7 @@ func identForm(line []byte, start, end int) bool {
 // ("Backport of … from Name <address>", "original patch by Name
 // <address>", "thanks to Name <address>"), matched before the name as
 // whole words (lower case).
-var messageAttributionWords = []string{"from", "by", "author", "authors", "author:", "authors:", "thanks to", "thanks", "credit to", "credits to", "courtesy of"}
+var messageAttributionWords = []string{"from", "by", "author", "authors", "author:", "authors:", "committer:", "thanks to", "thanks", "credit to", "credits to", "courtesy of"}
 
 // messageCredit reports, in a commit message, an address in git's ident
 // form ("Name <address>") whose name, one to four tokens (a handle or a

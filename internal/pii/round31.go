@@ -36,6 +36,13 @@ type round31 struct {
 	// vectors: a test of address validation (validationTest), fixtures
 	// included.
 	vectors bool
+	// rubyBuild: a gemspec or a Ruby build file (Rakefile) outside
+	// fixtures.
+	rubyBuild bool
+	// readme: a README outside fixtures.
+	readme bool
+	// oreSpec: ore's gemspec.yml.
+	oreSpec bool
 }
 
 // newRound31 returns the round-31 state for a fragment of the file at p:
@@ -48,7 +55,9 @@ func newRound31(p string, message, docs, fixture bool) round31 {
 	if fixture {
 		return round31{vectors: validationTest(p)}
 	}
-	return round31{files: true, docs: docs, notice: thirdPartyNotices(p), po: poFile(p), rst: strings.EqualFold(path.Ext(p), ".rst"), vectors: validationTest(p)}
+	base := path.Base(p)
+	return round31{files: true, docs: docs, notice: thirdPartyNotices(p), po: poFile(p), rst: strings.EqualFold(path.Ext(p), ".rst"), vectors: validationTest(p),
+		rubyBuild: rubyBuildFile(p) || strings.HasSuffix(base, ".gemspec"), readme: readmeName(p), oreSpec: base == "gemspec.yml"}
 }
 
 // Descriptions of the notes the round-31 rules give.
@@ -96,7 +105,86 @@ func (r *round31) lower(k kind, lines []scanner.Line, i, start, end int) string 
 	if r.rst && listTableCredit(lines, i) {
 		return attributionDescription
 	}
+	if r.rubyBuild && (gemSpecValue(text, start, end) || commentedGemDSL(text, start, end)) {
+		return attributionDescription
+	}
+	if r.readme && readmeNameByline(lines, i, start, end) {
+		return attributionDescription
+	}
+	if r.oreSpec && oreSpecPeople(text, start) {
+		return attributionDescription
+	}
 	return ""
+}
+
+// gemSpecValue reports an address that is the whole string literal
+// assigned to a field only a gem's specification has ("s.homepage =
+// \"address\"", gemSpecFields): published as the gem's metadata, as its
+// email field is. An email field alone needs the block's other fields to
+// say it is a gem's (gemBlock, gemFieldAhead).
+func gemSpecValue(text []byte, start, end int) bool {
+	q := before(text, start)
+	if (q != '"' && q != '\'') || at(text, end) != q {
+		return false
+	}
+	t := bytes.TrimLeft(text[:start-1], " \t")
+	v, field := fieldAssignment(t)
+	if v == nil || !isGemSpecField(field) {
+		return false
+	}
+	rest := bytes.TrimSpace(t[len(v)+1+len(field):])
+	return string(rest) == "=" && len(bytes.TrimSpace(text[end+1:])) <= 1
+}
+
+// commentedGemDSL reports, in a Ruby build file, a gem-building DSL call
+// commented out ("#   p.developer('Name', 'address')"): the same credit
+// as the live call (gemDSLPerson), kept as a comment.
+func commentedGemDSL(text []byte, start, end int) bool {
+	t := bytes.TrimLeft(text, " \t")
+	if len(t) == 0 || t[0] != '#' {
+		return false
+	}
+	off := len(text) - len(bytes.TrimLeft(bytes.TrimLeft(t, "#"), " \t"))
+	if start < off {
+		return false
+	}
+	return gemDSLPerson(text[off:], start-off, end-off)
+}
+
+// readmeNameByline reports, in a README's first bylineLines lines, an
+// address alone on its line right under a line that is only a personal
+// name (two to four capitalised words): the byline "Name" / "address" a
+// plain-text README writes under its title.
+func readmeNameByline(lines []scanner.Line, i, start, end int) bool {
+	if lines[i].Number > bylineLines || i == 0 || lines[i-1].Number+1 != lines[i].Number {
+		return false
+	}
+	if len(bytes.TrimSpace(lines[i].Text[:start])) > 0 || len(bytes.TrimSpace(lines[i].Text[end:])) > 0 {
+		return false
+	}
+	words := bytes.Fields(lines[i-1].Text)
+	if len(words) < 2 || len(words) > 4 {
+		return false
+	}
+	for _, w := range words {
+		if !isUpper(w[0]) {
+			return false
+		}
+		for _, c := range w[1:] {
+			if !isAlpha(c) && c != '.' && c != '-' && c != '\'' && c < 0x80 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// oreSpecPeople reports, in ore's gemspec.yml, an address on a line of
+// its email or authors key ("email: address"): the gem's people, as the
+// gemspec's own fields name them.
+func oreSpecPeople(text []byte, start int) bool {
+	t := bytes.TrimLeft(text[:start], " \t")
+	return hasPrefixFold(t, "email:") || hasPrefixFold(t, "authors:") || hasPrefixFold(t, "author:")
 }
 
 // thirdPartyNotices reports a file that collects third-party licences

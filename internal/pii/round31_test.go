@@ -1,6 +1,7 @@
 package pii
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/privscan/privscan/finding"
@@ -78,6 +79,18 @@ func TestRound31Rules(t *testing.T) {
 		// A validator's test vectors; recall: a mailer's test.
 		{"validator vector", "test/EmailAddressTest.php", finding.KindDiff, "        $emails = [\n            'bob+jones@mailhost.io',\n", []string{"note"}},
 		{"mailer test", "tests/test_mailer.py", finding.KindDiff, "    send('ada.example@mailhost.io')\n", []string{"warning"}},
+		// A gemspec's field, a commented Hoe developer, a README's
+		// byline, ore's gemspec.yml, git's Committer header pasted in a
+		// message.
+		{"gemspec homepage", "demo.gemspec", finding.KindDiff, "Gem::Specification.new {|s|\n\ts.homepage = \"ada.example@mailhost.io\"", []string{"note"}},
+		{"commented hoe developer", "Rakefile", finding.KindDiff, "x = 1\n#   p.developer('Ada Example', 'ada.example@mailhost.io')", []string{"note"}},
+		{"readme name byline", "README", finding.KindDiff, "Demo in Java\n\nAda Example\nada.example@mailhost.io\n", []string{"note"}},
+		{"ore gemspec.yml", "gemspec.yml", finding.KindDiff, "name: demo\nemail: ada.example@mailhost.io\n", []string{"note"}},
+		{"committer pasted", "", finding.KindCommitMessage, "Fix it\n\nAuthor: Ada Example <ada.example@mailhost.io>\nCommitter: Bo Sample <bo.sample@mailhost.io>\n", []string{"note"}},
+		// Recall: another call commented out, a byline deep in the
+		// README, prose before the address.
+		{"commented other call", "Rakefile", finding.KindDiff, "x = 1\n#   notify('Ada Example', 'ada.example@mailhost.io')", []string{"warning"}},
+		{"byline deep in the readme", "README", finding.KindDiff, strings.Repeat("text\n", 14) + "Ada Example\nada.example@mailhost.io\n", []string{"warning"}},
 		// Role and party mailboxes.
 		{"party local parts", "src/envelope.rs", finding.KindDiff, `/// let e = Envelope::new("from@mailhost.io", "to@mailhost.io");`, nil},
 		{"plural role", "", finding.KindCommitMessage, "smtp.to: Demo Admins <admins+salt@mailhost.io>", nil},
