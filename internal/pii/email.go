@@ -710,6 +710,11 @@ func skipLocal(local []byte, idn bool) bool {
 			return true
 		}
 	}
+	// A sender named so after a prefix, as a word of its own
+	// ("service-no-reply@", "foo_noreply@").
+	if bytes.HasSuffix(l, []byte("noreply")) && noReplyWord(local) {
+		return true
+	}
 	// Numbered placeholders and mailboxes: user1, dummy2, new3, mailer2.
 	base := bytes.TrimRight(l, "0123456789")
 	lists := [][]string{roleLocals, placeholderLocals}
@@ -885,7 +890,7 @@ var placeholderLocals = []string{
 	"someone", "somebody", "anyone", "johndoe", "janedoe", "jdoe", "yourname", "youremail",
 	"yourmail", "name", "email",
 	// a message's parties by their role in it (round 31): from@, to@
-	"from", "to", "rcpt", "receiver",
+	"from", "to", "rcpt", "receiver", "bcc", "cc",
 }
 
 // roleLocals are role and project mailboxes (lowercased, without . - _):
@@ -1159,4 +1164,20 @@ var emailSamples = samples{
 		"safewithme.testuser@mailhost.com ana.test@mailhost.io qa_dummy2@mailhost.io alt.abc@mailhost.me",
 		"shopping.abc123@mailhost.me alias_xyz@mailhost.me",
 	},
+}
+
+// noReplyWord reports a local part whose last words are "noreply" or
+// "no-reply" after a separator ("service-no-reply", "foo_noreply"): the
+// automated sender's own name, not a person's.
+func noReplyWord(local []byte) bool {
+	t := bytes.ToLower(local)
+	if p := bytes.IndexByte(t, '+'); p >= 0 {
+		t = t[:p]
+	}
+	for _, s := range []string{"-no-reply", "_no_reply", ".no-reply", "-noreply", "_noreply", ".noreply"} {
+		if bytes.HasSuffix(t, []byte(s)) {
+			return true
+		}
+	}
+	return false
 }
