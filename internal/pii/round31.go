@@ -62,11 +62,11 @@ func newRound31(p string, message, docs, fixture bool) round31 {
 
 // Descriptions of the notes the round-31 rules give.
 const (
-	patchAuthorDescription = "An email address in the From: header of a patch git format-patch wrote (the mbox line \"From <commit> Mon Sep 17 00:00:00 2001\" above it): the patch's author, a credit as a commit's author is; reported as a note."
-	vectorDescription      = "An email address in a test of address validation (a file named for a validator or for the address grammar it tests: EmailAddressTest, validate_email_address_spec, tests/validators/): a test vector of the grammar under test, reported as a note."
+	patchAuthorDescription    = "An email address in the From: header of a patch git format-patch wrote (the mbox line \"From <commit> Mon Sep 17 00:00:00 2001\" above it): the patch's author, a credit as a commit's author is; reported as a note."
+	vectorDescription         = "An email address in a test of address validation (a file named for a validator or for the address grammar it tests: EmailAddressTest, validate_email_address_spec, tests/validators/): a test vector of the grammar under test, reported as a note."
 	pathSegmentDescription    = "An address-shaped segment of a file path (\"extensions/name@host/install.rdf\"): an identifier, such as a browser add-on's, that names a directory, not a mailbox; reported as a note."
 	projectMailboxDescription = "An email address whose local part is its domain's own name (\"project@project.dev\"): the project's or organisation's mailbox, not a person's; reported as a note."
-	listNameDescription    = "An email address in git's ident form whose display name ends in \"List\" (\"Project-Talk List <address>\"): a mailing list named so, not a person's mailbox; reported as a note."
+	listNameDescription       = "An email address in git's ident form whose display name ends in \"List\" (\"Project-Talk List <address>\"): a mailing list named so, not a person's mailbox; reported as a note."
 )
 
 // lower returns the description of the note the round-31 rules give the
