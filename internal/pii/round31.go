@@ -717,8 +717,9 @@ func listTableCredit(lines []scanner.Line, i int) bool {
 
 // addressGrammarNames are the words a test file's base name holds when
 // it tests the grammar of email addresses (lower case, separators
-// kept): EmailAddressTest.php, is_email_address_spec.rb, mailbox_test.go.
-var addressGrammarNames = []string{"emailaddress", "email_address", "email-address", "mailbox", "addrspec", "addr_spec", "addr-spec"}
+// kept): EmailAddressTest.php, is_email_address_spec.rb. "Mailbox" is
+// not one of them: an IMAP client's MailboxTest tests a folder.
+var addressGrammarNames = []string{"emailaddress", "email_address", "email-address", "addrspec", "addr_spec", "addr-spec"}
 
 // validationTest reports a test file of address validation: a test file
 // (under a test directory, or named for a test or a spec) whose base name

@@ -185,7 +185,7 @@ func TestValidationTest(t *testing.T) {
 		{"spec/functions/is_email_address_spec.rb", true},
 		{"tests/validators/test_email.py", true},
 		{"validator_test.go", true},
-		{"internal/mailbox_test.go", true},
+		{"internal/mailbox_test.go", false},
 		{"tests/test_mailer.py", false},
 		{"src/EmailAddress.php", false},
 		{"src/validator.go", false},
