@@ -62,11 +62,10 @@ func newRound31(p string, message, docs, fixture bool) round31 {
 
 // Descriptions of the notes the round-31 rules give.
 const (
-	patchAuthorDescription    = "An email address in the From: header of a patch git format-patch wrote (the mbox line \"From <commit> Mon Sep 17 00:00:00 2001\" above it): the patch's author, a credit as a commit's author is; reported as a note."
-	vectorDescription         = "An email address in a test of address validation (a file named for a validator or for the address grammar it tests: EmailAddressTest, validate_email_address_spec, tests/validators/): a test vector of the grammar under test, reported as a note."
-	pathSegmentDescription    = "An address-shaped segment of a file path (\"extensions/name@host/install.rdf\"): an identifier, such as a browser add-on's, that names a directory, not a mailbox; reported as a note."
-	projectMailboxDescription = "An email address whose local part is its domain's own name (\"project@project.dev\"): the project's or organisation's mailbox, not a person's; reported as a note."
-	listNameDescription       = "An email address in git's ident form whose display name ends in \"List\" (\"Project-Talk List <address>\"): a mailing list named so, not a person's mailbox; reported as a note."
+	patchAuthorDescription = "An email address in the From: header of a patch git format-patch wrote (the mbox line \"From <commit> Mon Sep 17 00:00:00 2001\" above it): the patch's author, a credit as a commit's author is; reported as a note."
+	vectorDescription      = "An email address in a test of address validation (a file named for a validator or for the address grammar it tests: EmailAddressTest, validate_email_address_spec, tests/validators/): a test vector of the grammar under test, reported as a note."
+	pathSegmentDescription = "An address-shaped segment of a file path (\"extensions/name@host/install.rdf\"): an identifier, such as a browser add-on's, that names a directory, not a mailbox; reported as a note."
+	listNameDescription    = "An email address in git's ident form whose display name ends in \"List\" (\"Project-Talk List <address>\"): a mailing list named so, not a person's mailbox; reported as a note."
 )
 
 // lower returns the description of the note the round-31 rules give the
@@ -83,9 +82,6 @@ func (r *round31) lower(k kind, lines []scanner.Line, i, start, end int) string 
 	}
 	if messageIDShape(lines[i].Text[start:end]) {
 		return messageIDDescription
-	}
-	if projectMailbox(lines[i].Text[start:end]) {
-		return projectMailboxDescription
 	}
 	if !(r.files || r.message) {
 		return ""
@@ -769,29 +765,4 @@ func messageIDShape(addr []byte) bool {
 		return true
 	}
 	return string(domain) == "mail.gmail.com" || bytes.HasSuffix(domain, []byte(".prod.outlook.com")) || bytes.HasSuffix(domain, []byte(".prod.exchangelabs.com"))
-}
-
-// projectMailbox reports an address whose local part (before a "+tag")
-// is its domain's registrable name, hyphens and all: "go-mail@go-mail.dev",
-// "demo+cc@mail.demo.co.uk". A project or a company that names its
-// domain after itself names its mailbox so too. A host's own first label
-// ("reply@reply.example.org") is not the domain's name.
-func projectMailbox(addr []byte) bool {
-	at := bytes.LastIndexByte(addr, '@')
-	if at <= 0 {
-		return false
-	}
-	local := addr[:at]
-	if p := bytes.IndexByte(local, '+'); p >= 0 {
-		local = local[:p]
-	}
-	labels := bytes.Split(addr[at+1:], []byte("."))
-	if len(labels) < 2 {
-		return false
-	}
-	name := labels[len(labels)-2]
-	if len(labels) >= 3 && oneOfFold(name, []string{"co", "com", "org", "net", "ac", "gov", "edu", "or", "ne"}) {
-		name = labels[len(labels)-3]
-	}
-	return len(local) >= 3 && equalFold(name, string(local))
 }
