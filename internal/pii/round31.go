@@ -8,18 +8,21 @@ import (
 	"github.com/privscan/privscan/scanner"
 )
 
-// The shapes held-out round 31 showed (docs/design/pii-precision.md,
-// "Round 31's shapes"): a documentation file's list of people under a
-// credit label or a copyright line, or two or more people listed as
-// items; a sentence that names its subject the maintainers or authors and
-// then lists them; the same documentation text in a gettext catalog that
-// translates it (po4a's entries, whose references name documentation
-// files); and a third-party notices file, a licence file by another name.
+// The shapes held-out rounds 31 to 33 showed (docs/design/pii-precision.md,
+// "Round 31's shapes", "Rounds 32 and 33's shapes"): a documentation
+// file's list of people under a credit label or a copyright line, or two
+// or more people listed as items; a sentence that names its subject the
+// maintainers or authors and then lists them; the same documentation
+// text in a gettext catalog that translates it (po4a's entries, whose
+// references name documentation files); a third-party notices file;
+// git format-patch's author; a validator's test vectors; gem metadata
+// and a README's byline; address-shaped path segments and Message-IDs.
 // Each rule reads a grammar (a list's items and its label, a clause's
-// subject and verb, a catalog entry's references) and runs only for a
-// finding still at its warning.
+// subject and verb, a catalog entry's references, a file's name) and
+// runs only for a finding still at its warning.
 
-// round31 holds the per-fragment state of the rules built after round 31.
+// round31 holds the per-fragment state of the rules built after rounds 31
+// to 33.
 type round31 struct {
 	// files: a file outside fixtures (not a message).
 	files bool
