@@ -113,6 +113,14 @@ var irregularParticiples = []string{"written", "rewritten", "done", "made", "giv
 // "emailed by". An address after them keeps the warning.
 var notCreditParticiples = []string{"owned", "used", "assigned", "shared", "forwarded", "mailed", "emailed", "addressed", "received", "delivered", "registered", "billed", "paid", "ordered", "purchased", "booked", "accessed", "viewed", "blocked", "banned", "deleted", "removed", "followed", "contacted", "called", "signed", "verified", "approved", "authorized", "authorised", "hosted", "managed", "controlled", "requested", "opened", "closed", "logged"}
 
+// creditParticiple reports a past participle of work that, before "by",
+// credits the person after it: an irregular one ("written", "done") or a
+// word of four or more letters ending in "-ed", except the participles
+// of possession, use or delivery (notCreditParticiples).
+func creditParticiple(p []byte) bool {
+	return !oneOfFold(p, notCreditParticiples) && (oneOfFold(p, irregularParticiples) || (len(p) >= 4 && hasSuffixFold(p, "ed") && allAlpha(p)))
+}
+
 // contributionNouns, followed by "from" in the same clause, credit the
 // person after "from" ("Fix to use x from address", "Change from Name
 // <address>").
@@ -207,11 +215,7 @@ func grammarCredit(line []byte, start int, wholeLine bool) bool {
 			if j < 0 {
 				return false
 			}
-			p := bytes.Trim(words[j], ",")
-			if oneOfFold(p, notCreditParticiples) {
-				return false
-			}
-			return oneOfFold(p, irregularParticiples) || (len(p) >= 4 && hasSuffixFold(p, "ed") && allAlpha(p))
+			return creditParticiple(bytes.Trim(words[j], ","))
 		case equalFold(w, "from"):
 			if !creditTail(words[i+1:], open) {
 				return false

@@ -39,7 +39,7 @@ func fileCreditEnd(head []byte) bool {
 	}
 	if j >= 0 {
 		p := bytes.Trim(words[j], ",(")
-		if !oneOfFold(p, notCreditParticiples) && (oneOfFold(p, irregularParticiples) || (len(p) >= 4 && hasSuffixFold(p, "ed") && allAlpha(p))) {
+		if creditParticiple(p) {
 			return true
 		}
 	}

@@ -210,8 +210,20 @@ func thirdPartyNotices(p string) bool {
 	default:
 		return false
 	}
-	base = strings.NewReplacer("-", "", "_", "", " ", "").Replace(base)
-	return strings.HasPrefix(base, "thirdparty")
+	// The name, its separators skipped ("third-party", "third_party"),
+	// begins "thirdparty".
+	const want = "thirdparty"
+	n := 0
+	for i := 0; i < len(base) && n < len(want); i++ {
+		switch c := base[i]; {
+		case c == '-' || c == '_' || c == ' ':
+		case c != want[n]:
+			return false
+		default:
+			n++
+		}
+	}
+	return n == len(want)
 }
 
 // docPersonItem reports whether the address at start:end of t is a person
@@ -243,7 +255,7 @@ func docPersonItem(t []byte, start, end int) (ok, bulleted bool) {
 		return false, false
 	}
 	tail := bytes.TrimSpace(t[end+1:])
-	if len(tail) > 0 && !bytes.ContainsRune([]byte(".,;-–—("), rune(tail[0])) && !bytes.HasPrefix(tail, []byte("–")) && !bytes.HasPrefix(tail, []byte("—")) {
+	if len(tail) > 0 && strings.IndexByte(".,;-(", tail[0]) < 0 && !bytes.HasPrefix(tail, []byte("–")) && !bytes.HasPrefix(tail, []byte("—")) {
 		return false, false
 	}
 	if bulleted {
@@ -706,8 +718,7 @@ func listTableCredit(lines []scanner.Line, i int) bool {
 		cell := bytes.TrimRight(bytes.TrimSpace(u[4:]), ":")
 		words := bytes.Fields(cell)
 		if len(words) == 2 && equalFold(words[1], "by") {
-			p := words[0]
-			return !oneOfFold(p, notCreditParticiples) && (oneOfFold(p, irregularParticiples) || (len(p) >= 4 && hasSuffixFold(p, "ed") && allAlpha(p)))
+			return creditParticiple(words[0])
 		}
 		return sectionTitle(cell)
 	}
