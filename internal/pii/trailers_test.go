@@ -100,8 +100,17 @@ func FuzzTrailerLines(f *testing.F) {
 			lines = append(lines, scanner.Line{Number: i + 1, Text: []byte(l)})
 		}
 		for i := range trailerLines(lines) {
-			if i <= 0 || i >= len(lines) {
-				t.Fatalf("line index %d of %d (the subject is never a trailer)", i, len(lines))
+			if i < 0 || i >= len(lines) {
+				t.Fatalf("line index %d of %d", i, len(lines))
+			}
+			// The subject is a trailer only when it is a sign-off typed
+			// as the subject, with the last paragraph's block after it
+			// (round 23's subjectTrailer).
+			if i == 0 {
+				start, end := lastParagraph(lines)
+				if !subjectTrailer(lines, start, end) {
+					t.Fatalf("the subject marked a trailer, but it is not a sign-off typed as the subject")
+				}
 			}
 		}
 	})
